@@ -1,0 +1,26 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts import api as accounts_api
+from games.urls import api_urls as games_api_urls
+from games.urls import page_urls as games_page_urls
+
+api_patterns = [
+    path("auth/register/", accounts_api.RegisterApi.as_view()),
+    path("auth/token/", accounts_api.TokenApi.as_view()),
+    path("me/", accounts_api.MeApi.as_view()),
+    *games_api_urls,
+    path("", include("replays.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", include(api_patterns)),
+    path("", include("accounts.urls")),
+    path("", include("replays.page_urls")),
+    path("", include(games_page_urls)),
+]

@@ -1,0 +1,148 @@
+"""REST for games and tables (PROTOCOL.md "Games", "Tables"). Thin: services do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import errors, selectors, services
+
+
+class PlatformApi(APIView):
+    """Turns PlatformError into its status with a JSON reason."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, errors.PlatformError):
+            return Response(exc.as_json(), status=exc.status)
+        return super().handle_exception(exc)
+
+
+class TableSerializer(serializers.Serializer):
+    """The table of PROTOCOL.md (documentation of the payload selectors build)."""
+
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    seats = serializers.IntegerField()
+    options = serializers.DictField()
+    ranked = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["open", "playing", "finished"])
+    host = serializers.CharField()
+    players = serializers.ListField(child=serializers.DictField())
+    match = serializers.IntegerField(allow_null=True)
+
+
+class TableCreateIn(serializers.Serializer):
+    game = serializers.CharField(max_length=20)
+    seats = serializers.IntegerField(min_value=1, max_value=12)
+    options = serializers.DictField(required=False)
+    ranked = serializers.BooleanField(required=False, default=False)
+
+
+class JoinIn(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=11)
+
+
+class BotIn(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=11)
+    level = serializers.ChoiceField(choices=["easy", "normal", "hard"], required=False, default="normal")
+
+
+def _payload(table_id: int) -> dict[str, Any]:
+    return selectors.table_payload(selectors.table_get(table_id=table_id))
+
+
+class GameListApi(PlatformApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: serializers.ListField(child=serializers.DictField())})
+    def get(self, request: Request) -> Response:
+        return Response(selectors.game_list())
+
+
+class TableListApi(PlatformApi):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=["open", "playing", "finished"]),
+            OpenApiParameter("game", str),
+        ],
+        responses={200: TableSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        status_ = request.query_params.get("status") or None
+        if status_ not in (None, "open", "playing", "finished"):
+            raise errors.bad_request("status must be open, playing or finished", "bad_status")
+        tables = selectors.table_list(status=status_, game=request.query_params.get("game") or None)[:200]
+        return Response([selectors.table_payload(t) for t in tables])
+
+    @extend_schema(request=TableCreateIn, responses={201: TableSerializer})
+    def post(self, request: Request) -> Response:
+        data = TableCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_create(host=request.user, **data.validated_data)
+        return Response(_payload(table.pk), status=status.HTTP_201_CREATED)
+
+
+class TableDetailApi(PlatformApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TableSerializer})
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(_payload(table_id))
+
+
+class TableJoinApi(PlatformApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=JoinIn, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = JoinIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.table_join(table_id=table_id, user=request.user, seat=data.validated_data.get("seat"))
+        return Response(_payload(table_id))
+
+
+class TableLeaveApi(PlatformApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        table = services.table_leave(table_id=table_id, user=request.user)
+        payload = selectors.table_payload_or_none(table_id)
+        return Response(payload if payload is not None else {"id": table.pk, "status": "closed"})
+
+
+class TableBotApi(PlatformApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=BotIn, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = BotIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.table_add_bot(table_id=table_id, by=request.user, **data.validated_data)
+        return Response(_payload(table_id))
+
+
+class TableStartApi(PlatformApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_start(table_id=table_id, by=request.user)
+        return Response(_payload(table_id))
+
+
+class TableRematchApi(PlatformApi):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_rematch(table_id=table_id, by=request.user)
+        return Response(_payload(table_id))

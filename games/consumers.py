@@ -1,0 +1,273 @@
+"""The live table socket `ws/tables/<id>/` (PROTOCOL.md "Live play").
+
+Thin: it authenticates, checks the message shape, calls services in a
+thread and turns every outcome into exactly one answer. Each socket keeps
+`last_seq` so its seqs are consecutive; a gap (group messages from several
+processes can overtake each other) is filled from the database.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import errors, selectors, services
+from games.broadcast import LOBBY_GROUP, table_group
+from games.models import Match, Table
+from games.registry import get_rules
+
+log = logging.getLogger(__name__)
+
+SYNC_LIMIT = 500
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    seat: int | None
+    match_id: int | None
+    last_seq: int
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.seat = None
+        self.match_id = None
+        self.last_seq = 0
+        self.game = ""
+        self.bucket = float(settings.WS_MAX_ACTIONS_PER_SECOND)
+        self.bucket_at = time.monotonic()
+        self.counted_seat: int | None = None
+        hello = await self._hello()
+        if hello is None:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_json(hello)
+        if self.seat is not None:
+            self.counted_seat = self.seat
+            await database_sync_to_async(services.seat_connected)(table_id=self.table_id, seat=self.seat)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        if self.counted_seat is not None:
+            await database_sync_to_async(services.seat_disconnected)(table_id=self.table_id, seat=self.counted_seat)
+
+    # --- sending ---------------------------------------------------------------
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def error(self, code: str, message: str, action_id: Any = None, **extra: Any) -> None:
+        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if isinstance(action_id, str):
+            out["id"] = action_id
+        out.update(extra)
+        await self.send_json(out)
+
+    @database_sync_to_async
+    def _hello(self) -> dict[str, Any] | None:
+        table = Table.objects.select_related("host").filter(pk=self.table_id).first()
+        if table is None:
+            return None
+        self.seat = selectors.seat_of(table=table, user=self.user)
+        self.game = table.game
+        payload: dict[str, Any] = {"type": "hello", "table": selectors.table_payload(table), "seat": self.seat, "seq": 0, "view": None}
+        match = Match.objects.filter(pk=table.current_match_id).first() if table.current_match_id else None
+        if match is not None:
+            self.match_id = match.pk
+            self.last_seq = match.seq
+            payload["seq"] = match.seq
+            payload["view"] = get_rules(match.game).view(match.state, self.seat)
+            payload["match"] = match.pk
+        return payload
+
+    @database_sync_to_async
+    def _catch_up(self, upto: int | None = None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """Events after last_seq from the database: up to `upto` (no view), or up to now with the view."""
+        assert self.match_id is not None
+        rules = get_rules(self.game)
+        view = None
+        if upto is None:
+            match = Match.objects.get(pk=self.match_id)
+            upto, view = match.seq, rules.view(match.state, self.seat)
+        events = selectors.events_between(match_id=self.match_id, after=self.last_seq, upto=upto)
+        return selectors.redact_for(rules, events, self.seat), view
+
+    async def _send_events(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> None:
+        if not events:
+            return
+        self.last_seq = events[-1]["seq"]
+        await self.send_json({"type": "events", "events": events, "seq": self.last_seq, "view": view})
+
+    # --- group messages --------------------------------------------------------
+
+    async def match_events(self, message: dict[str, Any]) -> None:
+        if message["match"] != self.match_id:
+            if self.match_id is None or message["match"] > self.match_id:
+                await self._switch_match()
+            return
+        events = message["events"]
+        last = events[-1]["seq"]
+        if last <= self.last_seq:
+            return  # already delivered (a gap fill or an ack got there first)
+        rules = get_rules(self.game)
+        view = rules.view(message["state"], self.seat)
+        if events[0]["seq"] > self.last_seq + 1:
+            missing, _ = await self._catch_up(events[0]["seq"] - 1)
+            await self._send_events(missing + selectors.redact_for(rules, events, self.seat), view)
+            return
+        fresh = [e for e in events if e["seq"] > self.last_seq]
+        await self._send_events(selectors.redact_for(rules, fresh, self.seat), view)
+
+    async def _switch_match(self) -> None:
+        """A rematch started: greet the socket again for the new match."""
+        hello = await self._hello()
+        if hello is not None:
+            await self.send_json(hello)
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        table = message["table"]
+        await self.send_json({"type": "table", "table": table})
+        if table.get("match") and table["match"] != self.match_id:
+            await self._switch_match()
+        elif self.seat is None and self.user is not None and getattr(self.user, "is_authenticated", False):
+            # Someone who was watching may have just taken a seat.
+            names = {p["username"]: p["seat"] for p in table["players"] if not p["bot"]}
+            if self.user.username in names:
+                self.seat = names[self.user.username]
+
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "chat", "message": message["message"]})
+
+    # --- receiving -------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await self._receive(text_data, bytes_data)
+        except Exception:  # noqa: BLE001 - a consumer never dies of a message
+            log.exception("unexpected error handling a message on table %s", self.table_id)
+            await self.error("server_error", "the server could not handle this message; nothing was applied")
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
+            await self.error("bad_message", f"messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes")
+            return
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            await self.error("bad_message", "not JSON")
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.error("bad_message", "a message is an object with a string `type`")
+            return
+        kind = message["type"]
+        if not self._take_token():
+            await self.error("rate_limited", "too many messages; slow down", message.get("id"))
+            return
+        if kind == "act":
+            await self._act(message)
+        elif kind == "sync":
+            await self._sync(message)
+        elif kind == "chat":
+            await self._chat(message)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.error("bad_message", f"unknown message type {kind!r}")
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        rate = float(settings.WS_MAX_ACTIONS_PER_SECOND)
+        self.bucket = min(rate, self.bucket + (now - self.bucket_at) * rate)
+        self.bucket_at = now
+        if self.bucket < 1:
+            return False
+        self.bucket -= 1
+        return True
+
+    async def _act(self, message: dict[str, Any]) -> None:
+        action_id, action = message.get("id"), message.get("action")
+        if not isinstance(action_id, str) or not 0 < len(action_id) <= services.MAX_ACTION_ID:
+            await self.error("bad_message", f"`id` must be a string of 1 to {services.MAX_ACTION_ID} characters")
+            return
+        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+            await self.error("bad_message", "`action` must be an object with a string `kind`", action_id)
+            return
+        if self.match_id is None:
+            await self.error("no_match", "this table has no match yet", action_id)
+            return
+        if self.seat is None:
+            await self.error("not_seated", "spectators cannot act", action_id)
+            return
+        try:
+            result = await database_sync_to_async(services.action_submit)(
+                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id
+            )
+        except errors.PlatformError as e:
+            extra = {"rule_code": e.rule_code} if e.rule_code else {}
+            await self.error(e.code, e.message, action_id, **extra)
+            return
+        if result.seq > self.last_seq:
+            # Deliver our own events before the ack, even if the group message is late.
+            events, view = await self._catch_up()
+            await self._send_events(events, view)
+        await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
+
+    async def _sync(self, message: dict[str, Any]) -> None:
+        since = message.get("since")
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            await self.error("bad_message", "`since` must be a whole number >= 0")
+            return
+        if self.match_id is None:
+            await self.error("no_match", "this table has no match yet")
+            return
+        seq = await database_sync_to_async(lambda: Match.objects.values_list("seq", flat=True).get(pk=self.match_id))()
+        if seq - since > SYNC_LIMIT or since > seq:
+            hello = await self._hello()
+            if hello is not None:
+                await self.send_json(hello)
+            return
+        self.last_seq = since
+        events, view = await self._catch_up()
+        if events:
+            await self._send_events(events, view)
+        else:
+            await self.send_json({"type": "events", "events": [], "seq": self.last_seq, "view": view})
+
+    async def _chat(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        if self.user is None or not getattr(self.user, "is_authenticated", False):
+            await self.error("not_authenticated", "log in to chat")
+            return
+        try:
+            await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=text)
+        except errors.PlatformError as e:
+            await self.error(e.code, e.message)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """`ws/lobby/`: tables as they open, fill and start."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": "bad_message", "message": "the lobby socket is read-only"}))
+
+    async def lobby_table(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "table", "table": message["table"]}))
+
+    async def lobby_removed(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "removed", "table_id": message["table_id"]}))

@@ -1,0 +1,128 @@
+"""Reads for tables and matches; the payloads of PROTOCOL.md are built here only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from accounts.models import User
+from games import errors
+from games.models import Match, MatchEvent, MatchPlayer, Seat, Table
+from games.registry import get_rules, public_slugs
+
+
+def game_list() -> list[dict[str, Any]]:
+    out = []
+    for slug in public_slugs():
+        rules = get_rules(slug)
+        out.append(
+            {
+                "slug": slug,
+                "name": rules.name,
+                "min_seats": rules.min_seats,
+                "max_seats": rules.max_seats,
+                "teams": rules.teams,
+                "options": {name: opt.describe() for name, opt in rules.options.items()},
+            }
+        )
+    return out
+
+
+def table_payload(table: Table) -> dict[str, Any]:
+    seats = list(table.seat_set.select_related("user").all()) if not hasattr(table, "_seats") else table._seats
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "seats": table.seats,
+        "options": table.options,
+        "ranked": table.ranked,
+        "status": table.status,
+        "host": table.host.username,
+        "players": [
+            {"seat": s.seat, "username": s.user.username, "bot": s.is_bot, "level": s.bot_level or None, "zombie": s.zombie, "connected": s.connections > 0 or s.is_bot}
+            for s in seats
+        ],
+        "match": table.current_match_id,
+        "dealer": table.dealer,
+    }
+
+
+def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    return None if table is None else table_payload(table)
+
+
+def table_get(*, table_id: int) -> Table:
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    if table is None:
+        raise errors.not_found("no such table")
+    return table
+
+
+def table_list(*, status: str | None = None, game: str | None = None) -> QuerySet[Table]:
+    qs = Table.objects.select_related("host").prefetch_related("seat_set__user")
+    if status:
+        qs = qs.filter(status=status)
+    if game:
+        qs = qs.filter(game=game)
+    return qs
+
+
+def seat_of(*, table: Table, user: User | None) -> int | None:
+    """The seat a user holds at a table (None for spectators and anonymous users)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, user=user, bot_level="").values_list("seat", flat=True).first()
+
+
+def match_seat_of(*, match_id: int, user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        MatchPlayer.objects.filter(match_id=match_id, user=user, bot_level="").values_list("seat", flat=True).first()
+    )
+
+
+def events_between(*, match_id: int, after: int, upto: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    qs = MatchEvent.objects.filter(match_id=match_id, seq__gt=after)
+    if upto is not None:
+        qs = qs.filter(seq__lte=upto)
+    qs = qs.order_by("seq").values_list("seq", "t_ms", "kind", "seat", "data")
+    if limit is not None:
+        qs = qs[:limit]
+    return [{"seq": s, "t_ms": t, "kind": k, "seat": st, "data": d} for s, t, k, st, d in qs]
+
+
+def redact_for(rules: Any, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Each event as `seat` may see it; a hidden one keeps only its seq and time."""
+    out = []
+    for e in events:
+        plain = {"kind": e["kind"], "seat": e["seat"], "data": e["data"]}
+        r = rules.redact(plain, seat)
+        if r is None:
+            out.append({"seq": e["seq"], "t_ms": e["t_ms"]})
+        else:
+            out.append({"seq": e["seq"], "t_ms": e["t_ms"], "seat": r.get("seat"), "kind": r["kind"], "data": r.get("data", {})})
+    return out
+
+
+def wins_count(*, user: User, game: str) -> int:
+    return MatchPlayer.objects.filter(user=user, match__game=game, match__status=Match.Status.FINISHED, place=1).count()
+
+
+def match_get(*, match_id: int) -> Match:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise errors.not_found("no such match")
+    return match
+
+
+def bot_seats(*, match: Match) -> list[tuple[int, str]]:
+    """Seats a bot plays now: bot seats, and zombie seats (a normal bot) of the current match."""
+    out = [(p.seat, p.bot_level) for p in match.players.all() if p.bot_level]
+    if match.table_id:
+        for s in Seat.objects.filter(table_id=match.table_id, zombie=True, bot_level=""):
+            if match.table.current_match_id == match.pk:
+                out.append((s.seat, "normal"))
+    return out

@@ -1,0 +1,482 @@
+"""Writes for tables and matches (HackSoft style: `<noun>_<verb>`, keyword-only).
+
+Every change to a match goes through `action_submit`: one transaction that
+locks the match row, decides, folds, appends the events and saves. What
+others must hear of it (sockets, timers, bots, end of match) is sent with
+`transaction.on_commit` only, so nothing is pushed for a rollback (Zulip's
+actions pattern).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.services import bot_user
+from games import broadcast, errors
+from games.engine import BOT_LEVELS, RuleError, resolve_options
+from games.models import ActionRecord, ChatMessage, Match, MatchEvent, MatchPlayer, PendingTimer, Seat, Snapshot, Table
+from games.registry import get_rules, public_slugs
+from games.scheduling import schedule
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 100
+MAX_ACTION_ID = 64
+
+
+@dataclass
+class SubmitResult:
+    seq: int
+    events: list[dict[str, Any]]
+    duplicate: bool = False
+
+
+def now_ms(match: Match) -> int:
+    """Milliseconds since the match began, by the server clock, never running backwards."""
+    elapsed = int((timezone.now() - match.started_at).total_seconds() * 1000)
+    return max(elapsed, match.last_t_ms)
+
+
+# --- tables ------------------------------------------------------------------
+
+
+def _rules_or_400(game: str) -> Any:
+    if game not in public_slugs():
+        try:
+            return get_rules(game)
+        except KeyError:
+            raise errors.bad_request(f"unknown game {game!r}", "unknown_game") from None
+    return get_rules(game)
+
+
+def table_create(
+    *, host: User, game: str, seats: int, options: dict[str, Any] | None = None, ranked: bool = False
+) -> Table:
+    rules = _rules_or_400(game)
+    if isinstance(seats, bool) or not isinstance(seats, int) or not rules.min_seats <= seats <= rules.max_seats:
+        raise errors.bad_request(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players", "bad_seats")
+    options = dict(options or {})
+    internal = sorted(name for name in options if rules.options.get(name) and rules.options[name].internal)
+    if internal:
+        raise errors.bad_request(f"option(s) {', '.join(internal)} are set by the platform", "bad_option")
+    try:
+        resolve_options(rules.options, options, seats)
+        # Some rules refuse a combination only at setup (ZIGZAG's 5 seats): try it now.
+        rules.setup(seats, options, random.Random(0))
+    except RuleError as e:
+        raise errors.bad_request(e.message, e.code) from None
+    with transaction.atomic():
+        table = Table.objects.create(game=game, seats=seats, options=options, ranked=bool(ranked), host=host)
+        Seat.objects.create(table=table, seat=0, user=host)
+    broadcast.table_changed(table.pk)
+    return table
+
+
+def _lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise errors.not_found("no such table") from None
+
+
+def _free_seat(table: Table, seat: int | None) -> int:
+    taken = set(table.seat_set.values_list("seat", flat=True))
+    if seat is None:
+        free = [s for s in range(table.seats) if s not in taken]
+        if not free:
+            raise errors.conflict("the table is full", "full")
+        return free[0]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.seats:
+        raise errors.bad_request(f"seat must be a number from 0 to {table.seats - 1}", "bad_seat")
+    if seat in taken:
+        raise errors.conflict(f"seat {seat} is taken", "seat_taken")
+    return seat
+
+
+def table_join(*, table_id: int, user: User, seat: int | None = None) -> Table:
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise errors.conflict("the table has started", "started")
+        if table.seat_set.filter(user=user).exists():
+            raise errors.conflict("you are already seated at this table", "already_seated")
+        number = _free_seat(table, seat)
+        try:
+            with transaction.atomic():
+                Seat.objects.create(table=table, seat=number, user=user)
+        except IntegrityError:
+            raise errors.conflict(f"seat {number} is taken", "seat_taken") from None
+    broadcast.table_changed(table.pk)
+    return table
+
+
+def table_join_by_invite(*, code: str, user: User) -> Table:
+    """The invite link seats whoever opens it (if a seat is free); otherwise they watch."""
+    table = Table.objects.filter(invite_code=code).first()
+    if table is None:
+        raise errors.not_found("this invitation is not valid")
+    if table.status == Table.Status.OPEN and not table.seat_set.filter(user=user).exists():
+        try:
+            table_join(table_id=table.pk, user=user)
+        except errors.PlatformError as e:
+            if e.status != 409:
+                raise
+    return table
+
+
+def table_leave(*, table_id: int, user: User) -> Table:
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise errors.conflict("you cannot leave a table once it has started", "started")
+        seat = table.seat_set.filter(user=user, bot_level="").first()
+        if seat is None:
+            raise errors.conflict("you are not seated at this table", "not_seated")
+        seat.delete()
+        if table.host_id == user.pk:
+            # The next human becomes host; an empty table closes.
+            successor = table.seat_set.filter(bot_level="").order_by("seat").first()
+            if successor is None:
+                table.delete()
+                broadcast.table_removed(table_id)
+                return table
+            table.host = successor.user
+            table.save(update_fields=["host"])
+    broadcast.table_changed(table.pk)
+    return table
+
+
+def table_add_bot(*, table_id: int, by: User, seat: int | None = None, level: str = "normal") -> Table:
+    if level not in BOT_LEVELS:
+        raise errors.bad_request(f"level must be one of {', '.join(BOT_LEVELS)}", "bad_level")
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.host_id != by.pk:
+            raise errors.forbidden("only the host adds bots", "not_host")
+        if table.status != Table.Status.OPEN:
+            raise errors.conflict("the table has started", "started")
+        number = _free_seat(table, seat)
+        Seat.objects.create(table=table, seat=number, user=bot_user(slug=table.game, level=level), bot_level=level)
+    broadcast.table_changed(table.pk)
+    return table
+
+
+def table_remove_seat(*, table_id: int, by: User, seat: int) -> Table:
+    """The host removes a bot (or a player) from a seat before the start."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.host_id != by.pk:
+            raise errors.forbidden("only the host removes players", "not_host")
+        if table.status != Table.Status.OPEN:
+            raise errors.conflict("the table has started", "started")
+        if seat == 0 and table.seat_set.filter(seat=0, user=by).exists():
+            raise errors.conflict("the host cannot remove itself; leave instead", "host_seat")
+        deleted, _ = table.seat_set.filter(seat=seat).delete()
+        if not deleted:
+            raise errors.conflict(f"seat {seat} is empty", "seat_empty")
+    broadcast.table_changed(table.pk)
+    return table
+
+
+def _match_options(table: Table, rules: Any, seats: list[Seat]) -> dict[str, Any]:
+    options = dict(table.options)
+    if "dealer" in rules.options:
+        options["dealer"] = table.dealer
+    if "beginners" in rules.options:
+        from games.selectors import wins_count
+
+        options["beginners"] = [
+            s.seat for s in seats if not s.is_bot and wins_count(user=s.user, game=table.game) < 2
+        ]
+    return options
+
+
+def table_start(*, table_id: int, by: User, seed: str | None = None) -> Match:
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.host_id != by.pk:
+            raise errors.forbidden("only the host starts the table", "not_host")
+        if table.status == Table.Status.PLAYING:
+            raise errors.conflict("the table is already playing", "started")
+        seats = list(table.seat_set.select_related("user"))
+        if len(seats) != table.seats:
+            raise errors.conflict(f"every seat must be filled ({len(seats)} of {table.seats})", "not_full")
+        match = _match_create(table=table, seats=seats, seed=seed)
+    broadcast.table_changed(table.pk)
+    return match
+
+
+def table_rematch(*, table_id: int, by: User) -> Match:
+    """Play again at the same table: the dealer moves one seat left."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if not table.seat_set.filter(user=by).exists() and table.host_id != by.pk:
+            raise errors.forbidden("only the players of this table start a rematch", "not_seated")
+        if table.status != Table.Status.FINISHED:
+            raise errors.conflict("the match is not over", "not_finished")
+        last = -1 if table.dealer < 0 else table.dealer
+        table.dealer = ((table.seats - 1 if last < 0 else last) + 1) % table.seats
+        seats = list(table.seat_set.select_related("user"))
+        match = _match_create(table=table, seats=seats, seed=None)
+    broadcast.table_changed(table.pk)
+    return match
+
+
+def _match_create(*, table: Table, seats: list[Seat], seed: str | None) -> Match:
+    rules = get_rules(table.game)
+    options = _match_options(table, rules, seats)
+    seed = seed or secrets.token_hex(16)
+    try:
+        setup_events = rules.setup(table.seats, options, random.Random(seed))
+    except RuleError as e:
+        raise errors.bad_request(e.message, e.code) from None
+    state = None
+    for e in setup_events:
+        state = rules.fold(state, e)
+    match = Match.objects.create(
+        table=table,
+        game=table.game,
+        seats=table.seats,
+        options=options,
+        ranked=table.ranked,
+        state=state,
+        seq=len(setup_events),
+        started_at=timezone.now(),
+        seed=seed,
+    )
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, seat=s.seat, user=s.user, bot_level=s.bot_level) for s in seats
+    )
+    stored = [
+        MatchEvent(match=match, seq=i + 1, t_ms=0, kind=e["kind"], seat=e.get("seat"), data=e.get("data", {}))
+        for i, e in enumerate(setup_events)
+    ]
+    MatchEvent.objects.bulk_create(stored)
+    timers = [e for e in setup_events if e["kind"] == "timer"]
+    _timers_store(match, timers)
+    table.status = Table.Status.PLAYING
+    table.current_match = match
+    table.save(update_fields=["status", "current_match", "dealer"])
+    events = [e.as_event() for e in stored]
+    match_id, table_id = match.pk, table.pk
+    transaction.on_commit(lambda: _after_commit(match_id, table_id, events, state, timers, finished=False, now=0))
+    return match
+
+
+# --- actions -----------------------------------------------------------------
+
+
+def _check_action_shape(action: Any, action_id: Any) -> None:
+    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        raise errors.PlatformError("bad_message", "action must be an object with a string `kind`")
+    if action_id is not None and (not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID):
+        raise errors.PlatformError("bad_message", f"id must be a string of 1 to {MAX_ACTION_ID} characters")
+
+
+def action_submit(
+    *, match_id: int, seat: int | None, action: dict[str, Any], action_id: str | None = None
+) -> SubmitResult:
+    """Apply one action in one transaction; raises PlatformError when nothing was applied.
+
+    `seat` None is the system (timers). The row lock makes commit order the
+    authoritative order of actions.
+    """
+    _check_action_shape(action, action_id)
+    if seat is None and action.get("kind") != "timer":
+        raise errors.PlatformError("not_seated", "only seated players act")
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            raise errors.PlatformError("no_match", "no such match", 404) from None
+        if action_id is not None:
+            done = ActionRecord.objects.filter(match=match, seat=seat, client_id=action_id).values_list("seq", flat=True).first()
+            if done is not None:
+                return SubmitResult(seq=done, events=[], duplicate=True)
+        if match.status != Match.Status.LIVE:
+            raise errors.PlatformError("match_over", "the match is over", 409)
+        rules = get_rules(match.game)
+        now = now_ms(match)
+        try:
+            new_events = rules.decide(match.state, seat, action, now, random.Random(secrets.randbits(64)))
+        except RuleError as e:
+            raise errors.PlatformError("rule", e.message, 400, rule_code=e.code) from None
+        state = match.state
+        stored: list[MatchEvent] = []
+        for e in new_events:
+            state = rules.fold(state, e)
+            stored.append(
+                MatchEvent(match=match, seq=match.seq + len(stored) + 1, t_ms=now, kind=e["kind"], seat=e.get("seat"), data=e.get("data", {}))
+            )
+        if stored:
+            MatchEvent.objects.bulk_create(stored)
+            if (match.seq // SNAPSHOT_EVERY) != ((match.seq + len(stored)) // SNAPSHOT_EVERY):
+                Snapshot.objects.create(match=match, seq=match.seq + len(stored), state=state)
+            match.seq += len(stored)
+            match.state = state
+            match.last_t_ms = now
+        timers = [e for e in new_events if e["kind"] == "timer"]
+        _timers_store(match, timers)
+        if seat is None and action.get("kind") == "timer":
+            PendingTimer.objects.filter(match=match, timer_id=str(action.get("id"))).update(fired=True)
+        finished = False
+        outcome = rules.outcome(state) if stored else None
+        if outcome is not None:
+            finished = True
+            _match_finish(match, outcome)
+        match.save(update_fields=["state", "seq", "last_t_ms", "status", "outcome", "ended_at"])
+        if action_id is not None:
+            ActionRecord.objects.create(match=match, seat=seat, client_id=action_id, seq=match.seq)
+        table_id = match.table_id
+        result = SubmitResult(seq=match.seq, events=[e.as_event() for e in stored])
+        if stored:
+            match_id_, events = match.pk, result.events
+            transaction.on_commit(
+                lambda: _after_commit(match_id_, table_id, events, state, timers, finished=finished, now=now)
+            )
+    return result
+
+
+def _timers_store(match: Match, timers: list[dict[str, Any]]) -> None:
+    for t in timers:
+        PendingTimer.objects.update_or_create(
+            match=match, timer_id=str(t["data"]["id"]), defaults={"due_ms": int(t["data"]["due_ms"]), "fired": False}
+        )
+
+
+def _match_finish(match: Match, outcome: dict[str, Any]) -> None:
+    match.status = Match.Status.FINISHED
+    match.outcome = outcome
+    match.ended_at = timezone.now()
+    places = {p["seat"]: p["place"] for p in outcome.get("placements", [])}
+    for player in match.players.all():
+        if player.seat in places:
+            player.place = places[player.seat]
+            player.save(update_fields=["place"])
+    if match.table_id:
+        Table.objects.filter(pk=match.table_id, current_match=match).update(status=Table.Status.FINISHED)
+
+
+def _after_commit(
+    match_id: int,
+    table_id: int | None,
+    events: list[dict[str, Any]],
+    state: Any,
+    timers: list[dict[str, Any]],
+    *,
+    finished: bool,
+    now: int,
+) -> None:
+    """Tell the table, then schedule what follows. Runs only after a commit."""
+    seq = events[-1]["seq"]
+    if table_id is not None:
+        broadcast.match_events(table_id, match_id, events, state)
+    for t in timers:
+        schedule("games.fire_timer", (match_id, t["data"]["id"]), (int(t["data"]["due_ms"]) - now) / 1000)
+    if finished:
+        if table_id is not None:
+            broadcast.table_changed(table_id)
+        schedule("games.match_finished", (match_id,), 0)
+    else:
+        schedule("games.plan_bots", (match_id, seq), 0)
+
+
+def match_abort(*, match_id: int, by: User) -> Match:
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if not by.is_staff and (match.table is None or match.table.host_id != by.pk):
+            raise errors.forbidden("only the host or staff abort a match", "not_host")
+        if match.status != Match.Status.LIVE:
+            raise errors.conflict("the match is over", "match_over")
+        match.status = Match.Status.ABORTED
+        match.ended_at = timezone.now()
+        match.save(update_fields=["status", "ended_at"])
+        if match.table_id:
+            Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+    if match.table_id:
+        broadcast.table_changed(match.table_id)
+    return match
+
+
+# --- connections, zombies, chat ------------------------------------------------
+
+
+def seat_connected(*, table_id: int, seat: int) -> None:
+    with transaction.atomic():
+        s = Seat.objects.select_for_update().filter(table_id=table_id, seat=seat).first()
+        if s is None:
+            return
+        was_zombie = s.zombie
+        s.connections = max(0, s.connections) + 1
+        s.disconnected_at = None
+        s.zombie = False
+        s.save(update_fields=["connections", "disconnected_at", "zombie"])
+    if was_zombie:
+        broadcast.table_changed(table_id)
+
+
+def seat_disconnected(*, table_id: int, seat: int) -> None:
+    with transaction.atomic():
+        s = Seat.objects.select_for_update().select_related("table").filter(table_id=table_id, seat=seat).first()
+        if s is None:
+            return
+        s.connections = max(0, s.connections - 1)
+        if s.connections == 0:
+            s.disconnected_at = timezone.now()
+        s.save(update_fields=["connections", "disconnected_at"])
+        delay = s.table.zombie_seconds
+    if s.connections == 0:
+        schedule("games.zombie_check", (table_id, seat), delay)
+
+
+def seat_zombie_check(*, table_id: int, seat: int) -> bool:
+    """A player away longer than the table allows is played by a normal bot until back."""
+    with transaction.atomic():
+        s = Seat.objects.select_for_update().select_related("table").filter(table_id=table_id, seat=seat).first()
+        if s is None or s.is_bot or s.connections > 0 or s.disconnected_at is None or s.zombie:
+            return False
+        if s.table.status != Table.Status.PLAYING:
+            return False
+        away = (timezone.now() - s.disconnected_at).total_seconds()
+        if away + 0.05 < s.table.zombie_seconds:
+            return False
+        s.zombie = True
+        s.save(update_fields=["zombie"])
+        match = s.table.current_match
+    broadcast.table_changed(table_id)
+    if match is not None:
+        schedule("games.plan_bots", (match.pk, match.seq), 0)
+    return True
+
+
+def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if not isinstance(text, str) or not text.strip():
+        raise errors.bad_request("a chat message needs text", "bad_message")
+    text = text.strip()
+    if len(text) > settings.CHAT_MAX_LENGTH:
+        raise errors.bad_request(f"at most {settings.CHAT_MAX_LENGTH} characters", "too_long")
+    key = f"chat-rate:{user.pk}"
+    cache.add(key, 0, 10)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, 10)
+        count = 1
+    if count > settings.CHAT_MAX_PER_10S:
+        raise errors.PlatformError("rate_limited", "you are sending messages too fast", 429)
+    if not Table.objects.filter(pk=table_id).exists():
+        raise errors.not_found("no such table")
+    message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
+    broadcast.chat(table_id, {"user": user.username, "text": text, "at": message.created_at.isoformat()})
+    return message

@@ -1,0 +1,76 @@
+"""Server-rendered pages: lobby, table, rules help, invite links, health. Thin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.views.decorators.http import require_GET
+
+from games import errors, selectors, services
+from games.registry import get_rules, public_slugs
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    tables = [selectors.table_payload(t) for t in selectors.table_list(status="open")[:100]]
+    playing = [selectors.table_payload(t) for t in selectors.table_list(status="playing")[:50]]
+    return render(
+        request,
+        "games/lobby.html",
+        {"games": selectors.game_list(), "tables": tables, "playing": playing},
+    )
+
+
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        table = selectors.table_get(table_id=table_id)
+    except errors.PlatformError:
+        raise Http404("no such table") from None
+    rules = get_rules(table.game)
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table": table,
+            "game_name": rules.name,
+            "payload": selectors.table_payload(table),
+            "seat": selectors.seat_of(table=table, user=request.user),
+            "invite_url": request.build_absolute_uri(f"/invite/{table.invite_code}/"),
+        },
+    )
+
+
+@login_required
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        table = services.table_join_by_invite(code=code, user=request.user)
+    except errors.PlatformError:
+        raise Http404("this invitation is not valid") from None
+    return redirect("table", table_id=table.pk)
+
+
+def rules_help(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in public_slugs():
+        raise Http404("no such game")
+    lang = translation.get_language() or "en"
+    lang = lang.split("-")[0] if lang.split("-")[0] in ("en", "de", "fr") else "en"
+    fragment = Path(settings.BASE_DIR, "templates", "games", slug, f"help_{lang}.html")
+    body = fragment.read_text(encoding="utf-8") if fragment.exists() else ""
+    return render(request, "games/rules_help.html", {"slug": slug, "game_name": get_rules(slug).name, "body": body})
+
+
+@require_GET
+def health(request: HttpRequest) -> JsonResponse:
+    """For deployments: the process answers and the database does too."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        db = "ok"
+    except Exception as e:  # noqa: BLE001 - reported, not raised
+        db = f"error: {e.__class__.__name__}"
+    return JsonResponse({"status": "ok" if db == "ok" else "degraded", "database": db}, status=200 if db == "ok" else 503)

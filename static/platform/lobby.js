@@ -1,0 +1,117 @@
+// The lobby: a create form built from each game's option schema, and tables that update live.
+import { api, el, wsUrl } from "./api.js";
+
+const T = window.I18N;
+const games = JSON.parse(document.getElementById("games-data").textContent);
+const bySlug = Object.fromEntries(games.map((g) => [g.slug, g]));
+const tables = new Map();
+for (const t of JSON.parse(document.getElementById("tables-data").textContent)) tables.set(t.id, t);
+for (const t of JSON.parse(document.getElementById("playing-data").textContent)) tables.set(t.id, t);
+
+function optionInput(name, spec) {
+  const id = `opt-${name}`;
+  let input;
+  if (spec.type === "bool") {
+    input = el("input", { type: "checkbox", id, name, "data-testid": id });
+    input.checked = !!spec.default;
+  } else if (spec.type === "int") {
+    input = el("input", { type: "number", id, name, value: spec.default, min: spec.min, max: spec.max, "data-testid": id });
+  } else if (spec.type === "choice") {
+    input = el("select", { id, name, "data-testid": id });
+    for (const c of spec.choices) {
+      const o = el("option", { value: JSON.stringify(c), text: String(c) });
+      if (c === spec.default) o.selected = true;
+      input.append(o);
+    }
+  } else {
+    return null;
+  }
+  input.dataset.type = spec.type;
+  return el("label", { class: spec.type === "bool" ? "check" : "", title: spec.help }, input, " ", name.replaceAll("_", " "),
+    el("small", { text: spec.help ? ` — ${spec.help}` : "" }));
+}
+
+function buildOptions() {
+  const slug = document.getElementById("create-game").value;
+  const game = bySlug[slug];
+  const box = document.getElementById("create-options");
+  box.querySelectorAll("label").forEach((n) => n.remove());
+  for (const [name, spec] of Object.entries(game.options)) {
+    if (spec.internal) continue;
+    const node = optionInput(name, spec);
+    if (node) box.append(node);
+  }
+  const seats = document.getElementById("create-seats");
+  seats.min = game.min_seats;
+  seats.max = game.max_seats;
+  if (+seats.value < game.min_seats || +seats.value > game.max_seats) seats.value = game.min_seats <= 4 && 4 <= game.max_seats ? 4 : game.min_seats;
+}
+
+function readOptions() {
+  const slug = document.getElementById("create-game").value;
+  const out = {};
+  for (const [name, spec] of Object.entries(bySlug[slug].options)) {
+    const input = document.getElementById(`opt-${name}`);
+    if (!input) continue;
+    let value;
+    if (spec.type === "bool") value = input.checked;
+    else if (spec.type === "int") value = parseInt(input.value, 10);
+    else if (spec.type === "choice") value = JSON.parse(input.value);
+    if (value !== spec.default) out[name] = value;
+  }
+  return out;
+}
+
+function renderTables() {
+  const open = document.querySelector("#open-tables tbody");
+  const playing = document.querySelector("#playing-tables tbody");
+  open.replaceChildren();
+  playing.replaceChildren();
+  const sorted = [...tables.values()].sort((a, b) => b.id - a.id);
+  for (const t of sorted) {
+    const names = t.players.map((p) => p.username + (p.bot ? " 🤖" : "")).join(", ");
+    const link = el("a", { href: `/tables/${t.id}/`, "data-testid": `open-table-${t.id}`, text: t.status === "open" ? T.open : T.watch });
+    if (t.status === "open") {
+      open.append(el("tr", { "data-table": t.id }, el("td", { text: `#${t.id}` }), el("td", { text: bySlug[t.game]?.name || t.game }),
+        el("td", { text: t.host }), el("td", { text: `${t.players.length}/${t.seats} ${names}` }), el("td", {}, link)));
+    } else if (t.status === "playing") {
+      playing.append(el("tr", {}, el("td", { text: `#${t.id}` }), el("td", { text: bySlug[t.game]?.name || t.game }),
+        el("td", { text: names }), el("td", {}, link)));
+    }
+  }
+}
+
+function connect() {
+  const ws = new WebSocket(wsUrl("/ws/lobby/"));
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "table") tables.set(msg.table.id, msg.table);
+    if (msg.type === "removed") tables.delete(msg.table_id);
+    renderTables();
+  };
+  ws.onclose = () => setTimeout(connect, 2000);
+}
+
+const form = document.getElementById("create-form");
+if (form) {
+  document.getElementById("create-game").addEventListener("change", buildOptions);
+  buildOptions();
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = document.getElementById("create-error");
+    err.textContent = "";
+    try {
+      const table = await api("POST", "/api/tables/", {
+        game: document.getElementById("create-game").value,
+        seats: parseInt(document.getElementById("create-seats").value, 10),
+        ranked: document.getElementById("create-ranked").checked,
+        options: readOptions(),
+      });
+      location.href = `/tables/${table.id}/`;
+    } catch (e) {
+      err.textContent = e.message;
+    }
+  });
+}
+renderTables();
+connect();

@@ -1,0 +1,169 @@
+// The live table page: seats and host controls, chat, and the socket that feeds the game renderer.
+// The socket keeps `lastSeq`; a gap in seqs asks the server to `sync`; a lost socket reconnects and syncs.
+import { api, el, wsUrl } from "./api.js";
+
+const C = window.TABLE_CONFIG;
+const T = C.i18n;
+const lang = document.body.dataset.lang || "en";
+let table = JSON.parse(document.getElementById("table-data").textContent);
+let seat = null;
+let lastSeq = 0;
+let matchId = null;
+let renderer = null;
+let rendererSeat = undefined;
+let socket = null;
+let retry = 0;
+let counter = 0;
+const root = document.getElementById("game-root");
+const errorBox = document.getElementById("table-error");
+let createRenderer = null;
+
+async function loadRenderer() {
+  if (!createRenderer) createRenderer = (await import(C.rendererUrl)).createRenderer;
+}
+
+function showError(text) {
+  errorBox.textContent = text || "";
+  if (text) setTimeout(() => { if (errorBox.textContent === text) errorBox.textContent = ""; }, 4000);
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function act(action) {
+  counter += 1;
+  send({ type: "act", id: `${Date.now().toString(36)}-${counter}`, action });
+}
+
+function drawSeats() {
+  document.getElementById("table-status").textContent = T[table.status] || table.status;
+  const list = document.getElementById("seat-list");
+  list.replaceChildren();
+  const isHost = C.me && table.host === C.me;
+  const mine = table.players.find((p) => p.username === C.me && !p.bot);
+  for (let s = 0; s < table.seats; s++) {
+    const p = table.players.find((x) => x.seat === s);
+    const item = el("li", { "data-testid": `seat-${s}` });
+    if (p) {
+      item.append(el("span", { class: "who", text: p.username }));
+      if (p.bot) item.append(" ", el("span", { class: "tag", text: `${T.bot} · ${T[p.level] || p.level}` }));
+      if (p.username === table.host) item.append(" ", el("span", { class: "tag", text: T.host }));
+      if (p.username === C.me && !p.bot) item.append(" ", el("span", { class: "tag you", text: T.you }));
+      if (p.zombie) item.append(" ", el("span", { class: "tag warn", "data-testid": `zombie-${s}`, text: T.zombie }));
+    } else {
+      item.append(el("span", { class: "empty", text: T.empty }));
+      if (table.status === "open" && C.me && !mine) {
+        item.append(" ", el("button", { "data-testid": `join-${s}`, text: T.join, onclick: () => call("join/", { seat: s }) }));
+      }
+      if (table.status === "open" && isHost) {
+        const level = el("select", { "data-testid": `bot-level-${s}`, "aria-label": T.level },
+          ...["easy", "normal", "hard"].map((l) => el("option", { value: l, text: T[l], selected: l === "normal" })));
+        item.append(" ", level, el("button", { "data-testid": `add-bot-${s}`, text: T.addBot,
+          onclick: () => call("bots/", { seat: s, level: level.value }) }));
+      }
+    }
+    list.append(item);
+  }
+  const host = document.getElementById("host-controls");
+  host.replaceChildren();
+  if (isHost && table.status === "open") {
+    host.append(el("button", { "data-testid": "start", text: T.start, disabled: table.players.length < table.seats,
+      onclick: () => call("start/") }));
+  }
+  const player = document.getElementById("player-controls");
+  player.replaceChildren();
+  if (mine && table.status === "open") player.append(el("button", { "data-testid": "leave", text: T.leave, onclick: () => call("leave/") }));
+  if (mine && table.status === "finished") player.append(el("button", { "data-testid": "rematch", text: T.rematch, onclick: () => call("rematch/") }));
+  if (table.match && table.status === "finished") player.append(" ", el("a", { href: `/matches/${table.match}/replay/`, "data-testid": "replay-link", text: T.replay }));
+}
+
+async function call(path, body) {
+  try {
+    table = await api("POST", `/api/tables/${C.tableId}/${path}`, body || {});
+    drawSeats();
+    if (path === "leave/" && table.status === "closed") location.href = "/";
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function ensureRenderer() {
+  await loadRenderer();
+  if (renderer && rendererSeat === seat) return;
+  if (renderer) renderer.destroy();
+  root.replaceChildren();
+  rendererSeat = seat;
+  renderer = createRenderer(root, { seat, lang, send: seat === null ? null : act, players: table.players });
+}
+
+async function onMessage(msg) {
+  switch (msg.type) {
+    case "hello":
+      table = msg.table;
+      seat = msg.seat;
+      lastSeq = msg.seq;
+      matchId = msg.match || null;
+      drawSeats();
+      if (msg.view) {
+        await ensureRenderer();
+        renderer.update(msg.view, []);
+      }
+      break;
+    case "events": {
+      if (msg.events.length && msg.events[0].seq !== lastSeq + 1) {
+        send({ type: "sync", since: lastSeq });
+        return;
+      }
+      lastSeq = msg.seq;
+      await ensureRenderer();
+      if (msg.view) renderer.update(msg.view, msg.events.filter((e) => e.kind));
+      break;
+    }
+    case "table":
+      table = msg.table;
+      drawSeats();
+      if (renderer) renderer.players = table.players;
+      break;
+    case "ack":
+      break;
+    case "error":
+      showError(msg.message);
+      break;
+    case "chat": {
+      const log = document.getElementById("chat-log");
+      log.append(el("li", {}, el("b", { text: msg.message.user }), ": ", el("span", { text: msg.message.text })));
+      log.scrollTop = log.scrollHeight;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function connect() {
+  const status = document.getElementById("conn-status");
+  socket = new WebSocket(wsUrl(`/ws/tables/${C.tableId}/`));
+  let queue = Promise.resolve();
+  socket.onopen = () => { retry = 0; status.textContent = T.connected; status.dataset.state = "open"; };
+  socket.onmessage = (ev) => { queue = queue.then(() => onMessage(JSON.parse(ev.data))).catch((e) => console.error(e)); };
+  socket.onclose = () => {
+    status.textContent = T.reconnecting;
+    status.dataset.state = "closed";
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 300 * 2 ** retry);
+  };
+}
+
+const chatForm = document.getElementById("chat-form");
+if (chatForm) {
+  chatForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = document.getElementById("chat-input");
+    if (input.value.trim()) send({ type: "chat", text: input.value });
+    input.value = "";
+  });
+}
+drawSeats();
+connect();
+window.cardTable = { act, get lastSeq() { return lastSeq; }, get seat() { return seat; }, get matchId() { return matchId; } };

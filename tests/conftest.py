@@ -1,0 +1,71 @@
+"""Shared fixtures: the test-only game, the manual scheduler and a virtual clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games import registry
+from games.scheduling import MANUAL
+from tests.support import tinygame
+
+
+@pytest.fixture(autouse=True)
+def _platform(settings: Any) -> Iterator[None]:
+    settings.PLATFORM_SCHEDULER = "manual"
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    registry.register(tinygame.RULES, tinygame.BOT)
+    MANUAL.clear()
+    MANUAL.clock_s = 0.0
+    yield
+    MANUAL.clear()
+    registry.unregister("tiny")
+
+
+class Clock:
+    """Moves `timezone.now` so match time (now_ms) advances without sleeping."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.base = timezone.now()
+        self.offset = 0.0
+        monkeypatch.setattr(timezone, "now", self.now)
+
+    def now(self) -> dt.datetime:
+        return self.base + dt.timedelta(seconds=self.offset)
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return Clock(monkeypatch)
+
+
+def run_jobs(clock: Clock | None = None, until_s: float | None = None, max_jobs: int = 10_000) -> int:
+    """Run scheduled jobs in due order, moving the clock to each job's time."""
+    from games import tasks
+
+    names = {
+        "games.fire_timer": tasks.fire_timer,
+        "games.plan_bots": tasks.plan_bots,
+        "games.bot_act": tasks.bot_act,
+        "games.zombie_check": tasks.zombie_check,
+        "games.match_finished": tasks.match_finished,
+    }
+    ran = 0
+    while ran < max_jobs:
+        job = MANUAL.jobs[0] if MANUAL.jobs else None
+        if job is None or (until_s is not None and job.due_s > until_s):
+            break
+        MANUAL.pop()
+        if clock is not None and job.due_s > MANUAL.clock_s:
+            clock.advance(job.due_s - MANUAL.clock_s)
+        MANUAL.clock_s = max(MANUAL.clock_s, job.due_s)
+        names[job.name](*job.args)
+        ran += 1
+    return ran
