@@ -175,7 +175,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == "act":
             await self._act(message)
         elif kind == "sync":
-            await self._sync(message)
+            await self._resync(message)
         elif kind == "chat":
             await self._chat(message)
         elif kind == "ping":
@@ -207,6 +207,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is None:
             await self.error("not_seated", "spectators cannot act", action_id)
             return
+        if "seat" in message and message["seat"] != self.seat:
+            await self.error("not_seated", "you can only act for your own seat", action_id)
+            return
         try:
             result = await database_sync_to_async(services.action_submit)(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id
@@ -221,7 +224,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_events(events, view)
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
 
-    async def _sync(self, message: dict[str, Any]) -> None:
+    async def _resync(self, message: dict[str, Any]) -> None:
         since = message.get("since")
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             await self.error("bad_message", "`since` must be a whole number >= 0")

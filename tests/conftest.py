@@ -17,6 +17,7 @@ from tests.support import tinygame
 @pytest.fixture(autouse=True)
 def _platform(settings: Any) -> Iterator[None]:
     settings.PLATFORM_SCHEDULER = "manual"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     registry.register(tinygame.RULES, tinygame.BOT)
     MANUAL.clear()

@@ -1,0 +1,255 @@
+"""Table and match services: one transaction per action, idempotency, broadcasts on commit."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from games import errors, services
+from games.engine import fold_all
+from games.models import ActionRecord, Match, MatchEvent, PendingTimer, Seat, Table
+from games.registry import get_rules
+from games.scheduling import MANUAL
+from tests.conftest import run_jobs
+from tests.games.factories import started_table, user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
+
+
+def stored_log(match: Match) -> list[dict]:
+    return [{"kind": e.kind, "seat": e.seat, "data": e.data} for e in MatchEvent.objects.filter(match=match).order_by("seq")]
+
+
+def test_create_validates_game_seats_and_options() -> None:
+    host = user("host")
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_create(host=host, game="chess", seats=2)
+    assert e.value.status == 400 and e.value.code == "unknown_game"
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_create(host=host, game="tiny", seats=9)
+    assert e.value.status == 400 and "2 to 4" in e.value.message
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_create(host=host, game="tiny", seats=2, options={"colour": "red"})
+    assert e.value.code == "bad_option"
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_create(host=host, game="tiny", seats=2, options={"hand": "many"})
+    assert e.value.code == "bad_option"
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_create(host=host, game="tiny", seats=2, options={"dealer": 1})
+    assert "set by the platform" in e.value.message
+    table = services.table_create(host=host, game="tiny", seats=3, options={"hand": 2})
+    assert table.status == "open" and list(table.seat_set.values_list("seat", "user__username")) == [(0, "host")]
+
+
+def test_join_leave_and_conflicts() -> None:
+    host, a, b = user("host"), user("a"), user("b")
+    table = services.table_create(host=host, game="tiny", seats=2)
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_join(table_id=table.pk, user=a, seat=0)
+    assert e.value.status == 409 and e.value.code == "seat_taken"
+    services.table_join(table_id=table.pk, user=a, seat=1)
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_join(table_id=table.pk, user=b)
+    assert e.value.status == 409 and e.value.code == "full"
+    services.table_leave(table_id=table.pk, user=a)
+    services.table_join(table_id=table.pk, user=b)
+    services.table_start(table_id=table.pk, by=host)
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_leave(table_id=table.pk, user=b)
+    assert e.value.status == 409
+
+
+def test_host_leaving_passes_the_table_on_or_closes_it() -> None:
+    host, a = user("host"), user("a")
+    table = services.table_create(host=host, game="tiny", seats=3)
+    services.table_join(table_id=table.pk, user=a)
+    services.table_leave(table_id=table.pk, user=host)
+    assert Table.objects.get(pk=table.pk).host == a
+    services.table_leave(table_id=table.pk, user=a)
+    assert not Table.objects.filter(pk=table.pk).exists()
+
+
+def test_only_host_adds_bots_and_starts_a_full_table() -> None:
+    host, a = user("host"), user("a")
+    table = services.table_create(host=host, game="tiny", seats=3)
+    services.table_join(table_id=table.pk, user=a)
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_add_bot(table_id=table.pk, by=a)
+    assert e.value.status == 403
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_start(table_id=table.pk, by=host)
+    assert e.value.status == 409 and "2 of 3" in e.value.message
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_add_bot(table_id=table.pk, by=host, level="genius")
+    assert e.value.status == 400
+    services.table_add_bot(table_id=table.pk, by=host, level="hard")
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_start(table_id=table.pk, by=a)
+    assert e.value.status == 403
+    match = services.table_start(table_id=table.pk, by=host)
+    assert match.seq == 2 and match.status == "live"
+    assert [(p.seat, p.bot_level) for p in match.players.all()] == [(0, ""), (1, ""), (2, "hard")]
+
+
+def test_submit_appends_consecutive_events_and_state_is_the_fold() -> None:
+    table, match, _ = started_table(players=2)
+    rules = get_rules("tiny")
+    hand = match.state["hands"][0]
+    result = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": hand[0]["id"]}, action_id="a1")
+    match.refresh_from_db()
+    seqs = list(MatchEvent.objects.filter(match=match).values_list("seq", flat=True))
+    assert seqs == list(range(1, match.seq + 1)) and result.seq == match.seq
+    assert [e["kind"] for e in result.events] == ["played", "timer"]
+    assert fold_all(rules, stored_log(match)) == match.state
+
+
+def test_repeated_action_id_applies_nothing_and_answers_the_same() -> None:
+    _, match, _ = started_table(players=2)
+    card = match.state["hands"][0][0]["id"]
+    first = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="same")
+    again = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="same")
+    assert again.duplicate and again.seq == first.seq and again.events == []
+    assert MatchEvent.objects.filter(match=match).count() == first.seq
+    assert ActionRecord.objects.filter(match=match).count() == 1
+
+
+def test_rule_error_changes_nothing() -> None:
+    _, match, _ = started_table(players=2)
+    before = (match.seq, match.state)
+    with pytest.raises(errors.PlatformError) as e:
+        services.action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": 1}, action_id="x")
+    assert e.value.code == "rule" and e.value.rule_code == "not_your_turn"
+    match.refresh_from_db()
+    assert (match.seq, match.state) == before
+    assert not ActionRecord.objects.filter(match=match).exists()
+
+
+def test_bad_shapes_are_refused_before_the_rules() -> None:
+    _, match, _ = started_table(players=2)
+    for action, action_id in [("play", "x"), ({"kind": 3}, "x"), ({"kind": "play"}, 5), ({"kind": "play"}, "x" * 65)]:
+        with pytest.raises(errors.PlatformError) as e:
+            services.action_submit(match_id=match.pk, seat=0, action=action, action_id=action_id)  # type: ignore[arg-type]
+        assert e.value.code == "bad_message"
+    with pytest.raises(errors.PlatformError) as e:
+        services.action_submit(match_id=match.pk, seat=None, action={"kind": "play"}, action_id="x")
+    assert e.value.code == "not_seated"
+    with pytest.raises(errors.PlatformError) as e:
+        services.action_submit(match_id=10**9, seat=0, action={"kind": "play"}, action_id="x")
+    assert e.value.code == "no_match"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broadcast_and_scheduling_wait_for_commit() -> None:
+    _, match, _ = started_table(players=2)
+    MANUAL.clear()
+    card = match.state["hands"][0][0]["id"]
+    with pytest.raises(RuntimeError):
+        with transaction.atomic():
+            services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="r")
+            assert MANUAL.jobs == []  # nothing leaves before the commit
+            raise RuntimeError("roll back")
+    assert MANUAL.jobs == []  # and nothing for a rollback
+    match.refresh_from_db()
+    assert match.seq == 2 and not ActionRecord.objects.filter(match=match).exists()
+    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="c")
+    assert {j.name for j in MANUAL.jobs} >= {"games.fire_timer", "games.plan_bots"}
+
+
+def test_timer_fires_and_stale_timer_does_nothing(clock) -> None:
+    _, match, _ = started_table(players=2, options={"turn_seconds": 5})
+    assert PendingTimer.objects.filter(match=match, timer_id="turn-1", due_ms=5000).exists()
+    card = match.state["hands"][0][0]["id"]
+    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="p")
+    match.refresh_from_db()
+    seq = match.seq
+    stale = services.action_submit(match_id=match.pk, seat=None, action={"kind": "timer", "id": "turn-1"}, action_id="t1")
+    assert stale.events == [] and stale.seq == seq
+    clock.advance(6)
+    run_jobs(clock)
+    match.refresh_from_db()
+    kinds = list(MatchEvent.objects.filter(match=match, seq__gt=seq).values_list("kind", "seat"))
+    assert ("played", 1) in kinds  # the timer played seat 1's card for it
+    assert PendingTimer.objects.get(match=match, timer_id="turn-2").fired
+
+
+def test_bots_play_a_whole_match_and_the_table_finishes(clock) -> None:
+    table, match, _ = started_table(players=1, bots=2)
+    # The human is seat 0 and never acts: the turn timer plays for it.
+    run_jobs(clock)
+    match.refresh_from_db()
+    table.refresh_from_db()
+    assert match.status == "finished" and match.outcome["winners"]
+    assert table.status == "finished"
+    assert fold_all(get_rules("tiny"), stored_log(match)) == match.state
+    assert all(p.place for p in match.players.all())
+
+
+def test_rematch_moves_the_dealer_left(clock) -> None:
+    table, match, humans = started_table(players=1, bots=1)
+    with pytest.raises(errors.PlatformError):
+        services.table_rematch(table_id=table.pk, by=humans[0])
+    run_jobs(clock)
+    second = services.table_rematch(table_id=table.pk, by=humans[0])
+    table.refresh_from_db()
+    assert table.dealer == 0 and second.options["dealer"] == 0 and second.state["turn"] == 1
+    assert table.current_match_id == second.pk and table.status == "playing"
+
+
+def test_acting_in_a_finished_match_is_match_over(clock) -> None:
+    _, match, _ = started_table(players=1, bots=1)
+    run_jobs(clock)
+    with pytest.raises(errors.PlatformError) as e:
+        services.action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="late")
+    assert e.value.code == "match_over"
+
+
+def test_disconnected_player_becomes_a_zombie_played_by_a_bot(clock) -> None:
+    table, match, _ = started_table(players=2, options={"turn_seconds": 600})
+    services.seat_connected(table_id=table.pk, seat=0)
+    services.seat_disconnected(table_id=table.pk, seat=0)
+    MANUAL.jobs = [j for j in MANUAL.jobs if j.name == "games.zombie_check"]
+    clock.advance(46)
+    run_jobs(clock, until_s=45)
+    assert Seat.objects.get(table=table, seat=0).zombie
+    run_jobs(clock, until_s=60)
+    match.refresh_from_db()
+    assert MatchEvent.objects.filter(match=match, kind="played", seat=0).exists()
+    services.seat_connected(table_id=table.pk, seat=0)
+    assert not Seat.objects.get(table=table, seat=0).zombie
+
+
+def test_reconnecting_in_time_is_no_zombie(clock) -> None:
+    table, _, _ = started_table(players=2)
+    services.seat_connected(table_id=table.pk, seat=1)
+    services.seat_disconnected(table_id=table.pk, seat=1)
+    clock.advance(10)
+    services.seat_connected(table_id=table.pk, seat=1)
+    clock.advance(40)
+    assert services.seat_zombie_check(table_id=table.pk, seat=1) is False
+
+
+def test_chat_is_length_and_rate_limited(settings) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    table, _, humans = started_table(players=2)
+    with pytest.raises(errors.PlatformError):
+        services.chat_post(table_id=table.pk, user=humans[0], text="x" * 301)
+    with pytest.raises(errors.PlatformError):
+        services.chat_post(table_id=table.pk, user=humans[0], text="   ")
+    for i in range(settings.CHAT_MAX_PER_10S):
+        services.chat_post(table_id=table.pk, user=humans[0], text=f"hi {i}")
+    with pytest.raises(errors.PlatformError) as e:
+        services.chat_post(table_id=table.pk, user=humans[0], text="one too many")
+    assert e.value.code == "rate_limited"
+
+
+def test_invite_link_seats_whoever_opens_it() -> None:
+    host, guest, late = user("host"), user("guest"), user("late")
+    table = services.table_create(host=host, game="tiny", seats=2)
+    services.table_join_by_invite(code=table.invite_code, user=guest)
+    assert Seat.objects.filter(table=table, user=guest, seat=1).exists()
+    services.table_join_by_invite(code=table.invite_code, user=late)  # full: watches instead
+    assert not Seat.objects.filter(table=table, user=late).exists()
+    with pytest.raises(errors.PlatformError):
+        services.table_join_by_invite(code="nope", user=late)
