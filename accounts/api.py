@@ -55,7 +55,7 @@ class TokenApi(APIView):
         data.is_valid(raise_exception=True)
         try:
             user = services.login_check(address=request.META.get("REMOTE_ADDR", ""), **data.validated_data)
-        except services.LoginThrottled as e:
+        except services.LoginThrottledError as e:
             return Response({"detail": str(e)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         if user is None or user.is_bot:
             return Response({"detail": "Unable to log in with the given credentials."}, status=status.HTTP_400_BAD_REQUEST)

@@ -36,7 +36,7 @@ class ThrottledLoginForm(AuthenticationForm):
         address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
         try:
             user = services.login_check(username=username, password=password, address=address)
-        except services.LoginThrottled as e:
+        except services.LoginThrottledError as e:
             raise ValidationError(_("Too many failed log-ins. Try again in a few minutes."), code="throttled") from e
         if user is None:
             raise self.get_invalid_login_error()

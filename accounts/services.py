@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from accounts.models import User
 
 
-class LoginThrottled(Exception):
+class LoginThrottledError(Exception):
     """Too many failed log-ins for this name or address; wait and try again."""
 
 
@@ -48,13 +48,13 @@ def _throttle_keys(username: str, address: str) -> list[str]:
 def login_check(*, username: str, password: str, address: str) -> User | None:
     """Authenticate, counting failures per name and per address.
 
-    Raises LoginThrottled once either has failed too often within the window,
+    Raises LoginThrottledError once either has failed too often within the window,
     even for the right password, so guessing does not pay.
     """
     keys = _throttle_keys(username or "", address or "")
     limit = settings.LOGIN_FAILURES_ALLOWED
     if any((cache.get(k) or 0) >= limit for k in keys):
-        raise LoginThrottled("Too many failed log-ins. Try again in a few minutes.")
+        raise LoginThrottledError("Too many failed log-ins. Try again in a few minutes.")
     user = authenticate(username=username, password=password)
     if user is None:
         for k in keys:

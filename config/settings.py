@@ -153,6 +153,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Set for the Celery worker of the embedded default only: where to hand group messages.
+CHANNEL_RELAY_URL = os.environ.get("CHANNEL_RELAY_URL", "")
 # Tests drive scheduled work themselves (see games/scheduling.py).
 PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
 

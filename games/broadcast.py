@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import logging
+import urllib.request
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -15,7 +23,30 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def relay_token() -> str:
+    return hmac.new(settings.SECRET_KEY.encode(), b"channel-relay", hashlib.sha256).hexdigest()
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
+    """Send to a group; a worker of the embedded default relays to the web process.
+
+    The in-memory channel layer lives inside one process, so a Celery worker
+    (timers, bots) without Redis hands its group messages to daphne over
+    loopback HTTP (`CHANNEL_RELAY_URL`, set by bin/run for the worker only).
+    """
+    if settings.CHANNEL_RELAY_URL:
+        body = json.dumps({"group": group, "message": message}).encode()
+        request = urllib.request.Request(
+            settings.CHANNEL_RELAY_URL,
+            data=body,
+            headers={"Content-Type": "application/json", "X-Relay-Token": relay_token()},
+            method="POST",
+        )
+        try:
+            urllib.request.urlopen(request, timeout=5).read()
+        except OSError as e:
+            log.warning("relay to %s failed: %s", settings.CHANNEL_RELAY_URL, e)
+        return
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group, message)

@@ -14,11 +14,19 @@ from games.scheduling import MANUAL
 from tests.support import tinygame
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _short_lived_connections() -> None:
+    """Consumer threads must not keep connections open past a test (PostgreSQL drops the test DB at the end)."""
+    from django.db import connections
+
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
+
+
 @pytest.fixture(autouse=True)
 def _platform(settings: Any) -> Iterator[None]:
     settings.PLATFORM_SCHEDULER = "manual"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # With REDIS_URL set the consumer tests run on the real Redis channel layer.
     registry.register(tinygame.RULES, tinygame.BOT)
     MANUAL.clear()
     MANUAL.clock_s = 0.0
