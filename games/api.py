@@ -42,6 +42,7 @@ class TableCreateIn(serializers.Serializer):
     seats = serializers.IntegerField(min_value=1, max_value=12)
     options = serializers.DictField(required=False)
     ranked = serializers.BooleanField(required=False, default=False)
+    sit = serializers.BooleanField(required=False, default=True, help_text="false: the host does not sit (a table of bots to watch)")
 
 
 class JoinIn(serializers.Serializer):

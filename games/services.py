@@ -58,8 +58,15 @@ def _rules_or_400(game: str) -> Any:
 
 
 def table_create(
-    *, host: User, game: str, seats: int, options: dict[str, Any] | None = None, ranked: bool = False
+    *,
+    host: User,
+    game: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    ranked: bool = False,
+    sit: bool = True,
 ) -> Table:
+    """A new open table; the host sits at seat 0 unless `sit` is false (a table of bots to watch)."""
     rules = _rules_or_400(game)
     if isinstance(seats, bool) or not isinstance(seats, int) or not rules.min_seats <= seats <= rules.max_seats:
         raise errors.bad_request(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players", "bad_seats")
@@ -75,7 +82,8 @@ def table_create(
         raise errors.bad_request(e.message, e.code) from None
     with transaction.atomic():
         table = Table.objects.create(game=game, seats=seats, options=options, ranked=bool(ranked), host=host)
-        Seat.objects.create(table=table, seat=0, user=host)
+        if sit:
+            Seat.objects.create(table=table, seat=0, user=host)
     broadcast.table_changed(table.pk)
     return table
 

@@ -1,0 +1,160 @@
+"""Smack It! bot: flips on its turn, smacks Smack it! cards like a person would.
+
+The bot sees only its seat's view and its redacted history. It is asked again
+after every committed event and its earlier plan is thrown away, so every
+delay is anchored on the *stimulus* event (the flip that showed the card, the
+event that gave it the turn) and drawn from a random generator seeded by that
+stimulus: re-planning reproduces the same reaction instead of redrawing it
+(redrawing would make a bot as fast as the minimum of many draws).
+
+Levels: median smack reaction about 650 / 460 / 320 ms (easy / normal / hard),
+flip delay about 1000 / 700 / 480 ms. `easy` bots misread cards: they smack a
+challenge card now and then, and rarely a number (false smacks, punished as
+the rules say); `normal` bots seldom do; `hard` bots never. A bot whose smack
+was already on its way (planned within `COMMIT_MS` after the winning smack)
+still lands it, as a hand in motion does: the rules ignore it within
+`smack_grace_ms`, and the table can show by how many ms it lost. Bots that
+are out keep smacking (harassing) until they are out for good.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import BotContext, BotMove, Event
+
+
+@dataclass(frozen=True)
+class Level:
+    """Timing and error profile of one bot level."""
+
+    smack_ms: float  # median reaction to a Smack it! card
+    flip_ms: float  # median delay before flipping on one's turn
+    spread: float  # sigma of the log-normal spread
+    misread_challenge: float  # chance to smack a challenge card
+    misread_number: float  # chance to smack a number card
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(650, 1000, 0.28, 0.25, 0.02),
+    "normal": Level(460, 700, 0.22, 0.05, 0.003),
+    "hard": Level(320, 480, 0.16, 0.0, 0.0),
+}
+
+MIN_REACTION_MS = 160
+MIN_FLIP_MS = 250
+AFTER_WIN_MS = 300  # gathering the won cards before flipping again
+COMMIT_MS = 150  # a smack planned this soon after the winning one is already in motion
+
+_TURN_KINDS = frozenset(("flipped", "pile_won", "challenge_ended", "turn", "dealt"))
+_PLACE_KINDS = frozenset(("flipped", "forfeited"))
+
+
+def _draw(seat: int, e: dict[str, Any], salt: int) -> random.Random:
+    """A generator fixed by the stimulus, so a re-plan draws the same numbers."""
+    seed = (seat + 1) * 1_000_003 + int(e.get("seq", 0)) * 7919 + int(e.get("t_ms", 0)) * 31 + salt
+    return random.Random(seed)
+
+
+def _lognormal(r: random.Random, median: float, sigma: float, floor: float) -> int:
+    return int(max(floor, median * math.exp(r.gauss(0.0, sigma))))
+
+
+class SmackItBot:
+    """`BOT`: pure, deterministic given the view and the history."""
+
+    def choose(self, ctx: BotContext, rng: random.Random) -> BotMove | None:
+        view = ctx.view
+        if not isinstance(view, dict) or view.get("finished"):
+            return None
+        me = ctx.seat
+        if me in view.get("out_for_good", ()):
+            return None
+        level = LEVELS.get(ctx.level, LEVELS["normal"])
+        hist = ctx.history
+        grace = int(view.get("options", {}).get("smack_grace_ms", 0))
+        moves: list[BotMove] = []
+        top = view["centre"]["top"]
+        if top is not None:
+            i = self._placed(hist, top["id"])
+            if i is not None and not self._smacked_since(hist, i, me):
+                stim = hist[i]
+                if top["face"] == "smack":
+                    r = _lognormal(_draw(me, stim, 1), level.smack_ms, level.spread, MIN_REACTION_MS)
+                    moves.append(BotMove(stim["t_ms"] + r, {"kind": "smack"}))
+                else:
+                    chance = level.misread_challenge if top["face"] == "challenge" else level.misread_number
+                    d = _draw(me, stim, 2)
+                    if chance and d.random() < chance:
+                        r = _lognormal(d, level.smack_ms * 1.1, level.spread, MIN_REACTION_MS)
+                        moves.append(BotMove(stim["t_ms"] + r, {"kind": "smack"}))
+        late = self._late_smack(hist, me, level, min(COMMIT_MS, grace))
+        if late is not None:
+            moves.append(late)
+        smack_on_top = top is not None and top["face"] == "smack"
+        if view.get("turn") == me and view["piles"][me] > 0 and not smack_on_top:
+            i = self._last(hist, _TURN_KINDS)
+            if i is not None:
+                stim = hist[i]
+                delay = _lognormal(_draw(me, stim, 3), level.flip_ms, level.spread, MIN_FLIP_MS)
+                if stim.get("kind") == "pile_won":
+                    delay += AFTER_WIN_MS
+                moves.append(BotMove(stim["t_ms"] + delay, {"kind": "flip"}))
+        if not moves:
+            return None
+        return min(moves, key=lambda m: m.at_ms)
+
+    @staticmethod
+    def _last(hist: list[Event], kinds: frozenset[str]) -> int | None:
+        for i in range(len(hist) - 1, -1, -1):
+            if hist[i].get("kind") in kinds:
+                return i
+        return None
+
+    @staticmethod
+    def _placed(hist: list[Event], card_id: int) -> int | None:
+        """Index of the event that put `card_id` where it lies (flip or forfeit)."""
+        for i in range(len(hist) - 1, -1, -1):
+            e = hist[i]
+            kind = e.get("kind")
+            if kind in _PLACE_KINDS and e["data"]["card"]["id"] == card_id:
+                return i
+            if kind == "pile_won":
+                return None
+        return None
+
+    @staticmethod
+    def _smacked_since(hist: list[Event], i: int, me: int) -> bool:
+        for e in hist[i + 1 :]:
+            if e.get("kind") == "smacked" and e.get("seat") == me:
+                return True
+        return False
+
+    def _late_smack(self, hist: list[Event], me: int, level: Level, window: int) -> BotMove | None:
+        """A smack already in motion when someone else won: it still lands (and is ignored)."""
+        if window <= 0:
+            return None
+        # the winning smack must be among the last few events (pile_won, outs, timer...)
+        for j in range(len(hist) - 1, max(-1, len(hist) - 10), -1):
+            e = hist[j]
+            if e.get("kind") == "smacked" and e["data"].get("result") == "win":
+                break
+        else:
+            return None
+        if e.get("seat") == me:
+            return None
+        i = self._placed(hist[:j], e["data"]["card"]["id"])
+        if i is None or self._smacked_since(hist, i, me):
+            return None
+        stim = hist[i]
+        at = stim["t_ms"] + _lognormal(_draw(me, stim, 1), level.smack_ms, level.spread, MIN_REACTION_MS)
+        won_at = e["data"]["at_ms"]
+        if won_at < at <= won_at + window:
+            return BotMove(at, {"kind": "smack"})
+        return None
+
+
+BOT = SmackItBot()

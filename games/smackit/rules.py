@@ -1,0 +1,600 @@
+"""Smack It! — pure rules (see shared/rules/smackit.md).
+
+This module is the whole game: no Django, no I/O, no clock, no global random.
+Time enters only as `now_ms`; every random outcome (the deal, a shuffled won
+pile) is written into events by `setup`/`decide`, so `fold` merely applies
+facts and a stored log replays identically forever.
+
+Cards are ids 0..56 (the deck is data in one place, `DECK`): ids 0..49 are the
+numbers 1..50, 50..53 the four `challenge` cards, 54..56 the three `smack`
+cards. Piles are lists of ids, top card first; the centre pile is a list of
+ids, *bottom card first* (a flip appends, a forfeit goes in front).
+
+Decisions beyond the rules page, marked [D] as on the rules page:
+
+- [D1] Won piles go under the winner's pile face down: the centre pile is
+  turned over as a block, so its bottom card (a forfeit, or the first card
+  flipped) becomes the first of the won cards to come up again.
+- [D2] A challenge round is contested by the players who hold cards when it
+  starts (or restarts): clockwise from the player after the challenge's
+  flipper, the flipper last. A participant who holds no card when his turn in
+  the round comes is skipped. Numbers 1..50 are unique, so a round never ties
+  (the rulebook's bull's-eye tie-break is not needed).
+- [D3] A round in which no number was flipped (only smack cards nobody
+  smacked) ends without a winner: the cards stay in the centre and play goes
+  on with the next player holding cards after the challenge's flipper.
+- [D4] A smack won during a challenge round ends the round; the smacker
+  flips next (the rulebook: the winner restarts play).
+- [D5] Going out is settled when no challenge round is running: a player who
+  empties his pile during a round (his last card flipped into the round, or
+  forfeited) still plays for that round and is out at its end only if he did
+  not win the pile. Players who go out at the same moment share their place.
+- [D6] A player holding no cards who false-smacks is out for good at once
+  (no card to forfeit); a pile won by a player who is out (by smack, or by a
+  round he still took part in) is removed from play, and the player to his
+  left who holds cards flips next.
+- [D7] "The slowest takes back": a smack within `smack_grace_ms` after the
+  winning smack is ignored (no penalty) — whatever is on top by then, unless
+  that is a new smack card, which it then wins. The ignored smack carries
+  `behind_ms` (how far behind the winner it came). The same holds for the
+  winner's own double smack. `smack_grace_ms` 0 disables the window.
+- [D8] A forfeited card goes face up to the bottom of the centre; when the
+  centre is empty it is also the top card (a forfeited smack card may then be
+  smacked, like any smack card lying on top).
+- [D9] `auto_flip_seconds` 0 switches the idle-flip timer off; `max_minutes`
+  0 switches the length limit off. The system flip is the idle player's own
+  top card (`flipped` with `auto: true`).
+- [D10] At the length limit: players holding cards are placed by cards held
+  (more is better, equal counts share a place), above every player already
+  out; out players keep their going-out order. If the last cards leave play
+  so that nobody holds any, the players who went out last share first place.
+- [D11] `score` in the outcome is the number of cards the seat holds at the
+  end.
+- [D12] After the end every action, timers included, is `match_over`.
+- [D13] Secrecy: pile order is seen by nobody, owner included; `dealt` is
+  redacted to pile sizes for every seat. Every card that lies face up in the
+  centre is public, so `pile_won` lists the won cards (all seen on the
+  table); with `shuffle_won` the new order under the pile is kept in the
+  event's `order`, which redaction drops. Views never list cards under a
+  pile. The `finished` event reveals every pile and the removed cards.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Action, Event, Option, RuleError, State, event, resolve_options, timer_event
+
+NUMBERS = 50
+CHALLENGES = 4
+SMACKS = 3
+
+
+def _build_deck() -> list[dict[str, Any]]:
+    """The 57 cards, indexed by id: the composition lives here and only here."""
+    deck: list[dict[str, Any]] = [{"id": i, "face": "number", "value": i + 1} for i in range(NUMBERS)]
+    deck += [{"id": NUMBERS + i, "face": "challenge"} for i in range(CHALLENGES)]
+    deck += [{"id": NUMBERS + CHALLENGES + i, "face": "smack"} for i in range(SMACKS)]
+    return deck
+
+
+DECK: list[dict[str, Any]] = _build_deck()
+
+LIMIT_TIMER = "limit"
+
+
+def _card(cid: int) -> dict[str, Any]:
+    """A fresh card dict for a message (messages never share dicts with each other)."""
+    return dict(DECK[cid])
+
+
+class SmackItRules:
+    """The rules object the platform registers as `RULES`."""
+
+    slug = "smackit"
+    name = "Smack It!"
+    min_seats = 2
+    max_seats = 6
+    teams = False
+    options: dict[str, Option] = {
+        "smack_grace_ms": Option(
+            "int", 300, "Smacks this many ms after the winning smack are ignored, not punished", minimum=0, maximum=2000
+        ),
+        "auto_flip_seconds": Option(
+            "int", 10, "The system flips for a player idle this long (0 = never)", minimum=0, maximum=120
+        ),
+        "max_minutes": Option("int", 20, "Match length limit in minutes (0 = none)", minimum=0, maximum=240),
+        "shuffle_won": Option("bool", False, "Shuffle a won pile before putting it under your own"),
+        "dealer": Option("int", -1, "Dealer seat (-1 = the last seat)", minimum=-1, maximum=5, internal=True),
+    }
+
+    def __init__(self) -> None:
+        # identity memo of the last public view (states are never mutated)
+        self._view_memo: tuple[Any, dict[str, Any]] | None = None
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        """Shuffle and deal every card one by one, starting left of the dealer."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise RuleError("bad_option", f"seats must be {self.min_seats} to {self.max_seats}")
+        if options is not None and not isinstance(options, dict):
+            raise RuleError("bad_option", "options must be a mapping")
+        opts = resolve_options(self.options, options, seats)
+        dealer = opts["dealer"]
+        if dealer >= seats:
+            raise RuleError("bad_option", f"option dealer must be below {seats}")
+        if dealer < 0:
+            dealer = seats - 1
+        opts["dealer"] = dealer
+        first = (dealer + 1) % seats
+        order = list(range(len(DECK)))
+        rng.shuffle(order)
+        dealt: list[list[int]] = [[] for _ in range(seats)]
+        for i, cid in enumerate(order):
+            dealt[(first + i) % seats].append(cid)
+        # each dealt card lands on top of the pile: the last one dealt is on top
+        piles = [[dict(DECK[c]) for c in reversed(p)] for p in dealt]
+        events = [event("dealt", None, seats=seats, dealer=dealer, first=first, options=opts, piles=piles)]
+        if opts["max_minutes"] > 0:
+            events.append(timer_event(LIMIT_TIMER, opts["max_minutes"] * 60_000))
+        if opts["auto_flip_seconds"] > 0:
+            events.append(timer_event("flip:0", opts["auto_flip_seconds"] * 1000))
+        return events
+
+    # ------------------------------------------------------------------- fold
+
+    def fold(self, state: State, e: Event) -> State:
+        """Apply one fact; copies only what changes (no deepcopy: hot path)."""
+        kind = e["kind"]
+        d = e["data"]
+        if kind == "dealt":
+            return self._initial(d)
+        st = dict(state)
+        if kind == "flipped":
+            s = e["seat"]
+            cid = d["card"]["id"]
+            piles = list(st["piles"])
+            piles[s] = piles[s][1:]
+            st["piles"] = piles
+            st["centre"] = [*st["centre"], cid]
+            st["top_at"] = d["at_ms"]
+            st["turn"] = d["next"]
+            st["flips"] = st["flips"] + 1
+            ch = st["challenge"]
+            if ch is not None:
+                ch = dict(ch)
+                ch["flips"] = [*ch["flips"], [s, cid]]
+                card = DECK[cid]
+                if card["face"] == "number" and (ch["best"] is None or card["value"] > DECK[ch["best"][1]]["value"]):
+                    ch["best"] = [s, cid]
+                st["challenge"] = ch
+        elif kind == "timer":
+            tid = d["id"]
+            if tid == LIMIT_TIMER:
+                st["limit_due"] = d["due_ms"]
+            else:
+                st["flip_timer"] = tid
+                st["flip_due"] = d["due_ms"]
+                st["timer_n"] = st["timer_n"] + 1
+        elif kind == "smacked":
+            result = d["result"]
+            if result == "win":
+                st["last_win"] = {
+                    "seat": e["seat"],
+                    "at_ms": d["at_ms"],
+                    "reaction_ms": d["reaction_ms"],
+                    "card": d["card"]["id"],
+                    "behind": [],
+                }
+            elif result == "ignored" and st["last_win"] is not None:
+                lw = dict(st["last_win"])
+                lw["behind"] = [*lw["behind"], [e["seat"], d["behind_ms"]]]
+                st["last_win"] = lw
+        elif kind == "pile_won":
+            ids = d["order"] if "order" in d else [c["id"] for c in d["cards"]]
+            if d["removed"]:
+                st["removed"] = [*st["removed"], *ids]
+            else:
+                piles = list(st["piles"])
+                piles[e["seat"]] = [*piles[e["seat"]], *ids]
+                st["piles"] = piles
+            st["centre"] = []
+            st["forfeits"] = 0
+            st["top_at"] = None
+            st["challenge"] = None
+            st["turn"] = d["next"]
+        elif kind == "forfeited":
+            s = e["seat"]
+            cid = d["card"]["id"]
+            piles = list(st["piles"])
+            piles[s] = piles[s][1:]
+            st["piles"] = piles
+            if not st["centre"]:
+                st["top_at"] = d["at_ms"]
+            st["centre"] = [cid, *st["centre"]]
+            st["forfeits"] = st["forfeits"] + 1
+        elif kind == "out":
+            s = e["seat"]
+            if st["out_at"][s] is None:
+                out_at = list(st["out_at"])
+                out_at[s] = d["group"]
+                st["out_at"] = out_at
+                st["out_groups"] = max(st["out_groups"], d["group"])
+            if d["for_good"]:
+                fg = list(st["for_good"])
+                fg[s] = True
+                st["for_good"] = fg
+        elif kind in ("challenge_started", "challenge_restarted"):
+            st["challenge"] = {"by": d["by"], "order": list(d["order"]), "flips": [], "best": None}
+            st["rounds"] = st["rounds"] + 1
+        elif kind == "challenge_ended":
+            st["challenge"] = None
+            st["turn"] = d["next"]
+        elif kind == "turn":
+            st["turn"] = d["next"]
+        elif kind == "finished":
+            st["finished"] = True
+            st["outcome"] = d["outcome"]
+            st["reason"] = d["reason"]
+            st["turn"] = None
+            st["flip_timer"] = None
+            st["flip_due"] = None
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+        return st
+
+    def _initial(self, d: dict[str, Any]) -> State:
+        n = d["seats"]
+        return {
+            "seats": n,
+            "options": dict(d["options"]),
+            "dealer": d["dealer"],
+            "piles": [[c["id"] for c in p] for p in d["piles"]],
+            "centre": [],
+            "forfeits": 0,
+            "top_at": None,
+            "removed": [],
+            "turn": d["first"],
+            "challenge": None,
+            "last_win": None,
+            "out_at": [None] * n,
+            "out_groups": 0,
+            "for_good": [False] * n,
+            "flip_timer": None,
+            "flip_due": None,
+            "limit_due": None,
+            "timer_n": 0,
+            "flips": 0,
+            "rounds": 0,
+            "finished": False,
+            "outcome": None,
+            "reason": None,
+        }
+
+    # ----------------------------------------------------------------- decide
+
+    def decide(self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random) -> list[Event]:
+        """Turn one action into facts; raises RuleError only for the impossible."""
+        if not isinstance(action, dict):
+            raise RuleError("bad_action", "an action is an object")
+        kind = action.get("kind")
+        if not isinstance(kind, str):
+            raise RuleError("bad_action", "an action needs a string kind")
+        if state is None or not isinstance(state, dict):
+            raise RuleError("bad_action", "no match")
+        if state["finished"]:
+            raise RuleError("match_over", "the match is over")
+        if kind not in ("flip", "smack", "timer"):
+            raise RuleError("unknown_action", f"unknown action {kind!r}")
+        if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+            raise RuleError("bad_action", "bad time")
+        n = state["seats"]
+        if seat is None:
+            if kind != "timer":
+                raise RuleError("bad_action", "only timers are submitted by the system")
+            tid = action.get("id")
+            if not isinstance(tid, str):
+                raise RuleError("bad_action", "a timer needs a string id")
+            return self._timer(state, tid, now_ms, rng)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise RuleError("bad_action", "no such seat")
+        if kind == "timer":
+            raise RuleError("bad_action", "only the system fires timers")
+        if kind == "flip":
+            if state["turn"] != seat:
+                raise RuleError("not_your_turn", "it is not your turn to flip")
+            return self._flip(state, seat, now_ms, rng, auto=False)
+        if state["for_good"][seat]:
+            raise RuleError("out_for_good", "you are out for good and can no longer smack")
+        return self._smack(state, seat, now_ms, rng)
+
+    def _timer(self, state: State, tid: str, now_ms: int, rng: random.Random) -> list[Event]:
+        if tid == LIMIT_TIMER and state["limit_due"] is not None:
+            tx = _Tx(self, state)
+            self._finish(tx, "time_limit")
+            return tx.events
+        if tid == state["flip_timer"] and state["turn"] is not None:
+            return self._flip(state, state["turn"], now_ms, rng, auto=True)
+        return []  # stale
+
+    def _flip(self, state: State, s: int, now_ms: int, rng: random.Random, auto: bool) -> list[Event]:
+        tx = _Tx(self, state)
+        piles = state["piles"]
+        n = state["seats"]
+        cid = piles[s][0]
+        card = DECK[cid]
+
+        def holds(x: int) -> bool:
+            return len(piles[x]) > (1 if x == s else 0)
+
+        ch = state["challenge"]
+        if card["face"] == "challenge":
+            order = [x for x in ((s + k) % n for k in range(1, n + 1)) if holds(x)]
+            nxt = order[0] if order else None
+            tx.emit(event("flipped", s, card=_card(cid), at_ms=now_ms, next=nxt, auto=auto))
+            kind = "challenge_restarted" if ch is not None else "challenge_started"
+            tx.emit(event(kind, s, by=s, order=order))
+            if nxt is None:
+                self._resolve_round(tx, rng)
+        elif ch is not None:
+            order = ch["order"]
+            rest = order[order.index(s) + 1 :] if s in order else []
+            nxt = next((x for x in rest if holds(x)), None)
+            tx.emit(event("flipped", s, card=_card(cid), at_ms=now_ms, next=nxt, auto=auto))
+            if nxt is None:
+                self._resolve_round(tx, rng)
+        else:
+            nxt = next(x for x in ((s + k) % n for k in range(1, n + 1)) if holds(x) or x == s)
+            if not holds(nxt):
+                nxt = None  # nobody holds cards any more: the settle below ends the match
+            tx.emit(event("flipped", s, card=_card(cid), at_ms=now_ms, next=nxt, auto=auto))
+        self._settle(tx, now_ms)
+        return tx.events
+
+    def _smack(self, state: State, s: int, now_ms: int, rng: random.Random) -> list[Event]:
+        tx = _Tx(self, state)
+        centre = state["centre"]
+        top = centre[-1] if centre else None
+        lw = state["last_win"]
+        grace = state["options"]["smack_grace_ms"]
+        if top is not None and DECK[top]["face"] == "smack":
+            top_at = state["top_at"] if state["top_at"] is not None else now_ms
+            tx.emit(
+                event(
+                    "smacked",
+                    s,
+                    result="win",
+                    card=_card(top),
+                    at_ms=now_ms,
+                    reaction_ms=max(0, now_ms - top_at),
+                )
+            )
+            self._win_pile(tx, s, "smack", rng)
+        elif lw is not None and grace > 0 and 0 <= now_ms - lw["at_ms"] <= grace:
+            tx.emit(event("smacked", s, result="ignored", at_ms=now_ms, behind_ms=now_ms - lw["at_ms"], winner=lw["seat"]))
+            return tx.events  # nothing else changes
+        else:
+            tx.emit(
+                event(
+                    "smacked",
+                    s,
+                    result="false",
+                    at_ms=now_ms,
+                    top=None if top is None else _card(top),
+                )
+            )
+            if state["out_at"][s] is not None or not state["piles"][s]:
+                group = state["out_groups"] + 1 if state["out_at"][s] is None else state["out_at"][s]
+                tx.emit(event("out", s, for_good=True, group=group))
+            else:
+                tx.emit(event("forfeited", s, card=_card(state["piles"][s][0]), at_ms=now_ms))
+                st = tx.st
+                if not st["piles"][s] and st["turn"] == s:
+                    ch = st["challenge"]
+                    n = st["seats"]
+                    if ch is not None:
+                        order = ch["order"]
+                        rest = order[order.index(s) + 1 :] if s in order else []
+                        nxt = next((x for x in rest if st["piles"][x]), None)
+                        if nxt is None:
+                            self._resolve_round(tx, rng)
+                        else:
+                            tx.emit(event("turn", None, next=nxt))
+                    else:
+                        nxt = next((x for x in ((s + k) % n for k in range(1, n)) if st["piles"][x]), None)
+                        if nxt is not None:
+                            tx.emit(event("turn", None, next=nxt))
+        self._settle(tx, now_ms)
+        return tx.events
+
+    def _win_pile(self, tx: _Tx, w: int, by: str, rng: random.Random) -> None:
+        """The centre goes under `w`'s pile, or out of play when `w` is out [D6]."""
+        st = tx.st
+        n = st["seats"]
+        removed = st["out_at"][w] is not None
+        if removed:
+            nxt = next((x for x in ((w + k) % n for k in range(1, n)) if st["piles"][x]), None)
+        else:
+            nxt = w
+        cards = [_card(c) for c in st["centre"]]
+        data: dict[str, Any] = {"cards": cards, "by": by, "removed": removed, "next": nxt}
+        if st["options"]["shuffle_won"] and not removed:
+            order = [c["id"] for c in cards]
+            rng.shuffle(order)
+            data["order"] = order
+            data["shuffled"] = True
+        tx.emit({"kind": "pile_won", "seat": w, "data": data})
+
+    def _resolve_round(self, tx: _Tx, rng: random.Random) -> None:
+        """The round is complete: the highest number takes the centre [D2, D3]."""
+        ch = tx.st["challenge"]
+        if ch["best"] is not None:
+            self._win_pile(tx, ch["best"][0], "challenge", rng)
+        else:
+            st = tx.st
+            n = st["seats"]
+            by = ch["by"]
+            nxt = next((x for x in ((by + k) % n for k in range(1, n + 1)) if st["piles"][x]), None)
+            tx.emit(event("challenge_ended", None, by=by, next=nxt))
+
+    def _settle(self, tx: _Tx, now_ms: int) -> None:
+        """Outs, the end, and a fresh idle timer whenever the turn was handed on."""
+        st = tx.st
+        if st["challenge"] is None:
+            n = st["seats"]
+            empties = [x for x in range(n) if not st["piles"][x] and st["out_at"][x] is None]
+            if empties:
+                group = st["out_groups"] + 1
+                for x in empties:
+                    tx.emit(event("out", x, for_good=False, group=group))
+                st = tx.st
+            holders = sum(1 for x in range(n) if st["piles"][x])
+            if holders <= 1:
+                self._finish(tx, "last_player")
+                return
+        secs = st["options"]["auto_flip_seconds"]
+        if tx.turn_changed and secs > 0 and st["turn"] is not None:
+            tx.emit(timer_event(f"flip:{st['timer_n']}", now_ms + secs * 1000))
+
+    def _finish(self, tx: _Tx, reason: str) -> None:
+        st = tx.st
+        outcome = self._placements(st)
+        reveal = [[_card(c) for c in p] for p in st["piles"]]
+        tx.emit(
+            event(
+                "finished",
+                None,
+                reason=reason,
+                outcome=outcome,
+                piles=reveal,
+                centre=[_card(c) for c in st["centre"]],
+                removed=[_card(c) for c in st["removed"]],
+            )
+        )
+
+    @staticmethod
+    def _placements(st: State) -> dict[str, Any]:
+        """Holders by cards held, then out players, the last out best [D10]."""
+        n = st["seats"]
+        keys: list[tuple[int, int]] = []
+        for x in range(n):
+            held = len(st["piles"][x])
+            if st["out_at"][x] is None:
+                keys.append((1, held))
+            else:
+                keys.append((0, st["out_at"][x]))
+        placements = []
+        for x in range(n):
+            place = 1 + sum(1 for y in range(n) if keys[y] > keys[x])
+            placements.append({"seat": x, "place": place, "score": len(st["piles"][x])})
+        winners = [p["seat"] for p in placements if p["place"] == 1]
+        return {"placements": placements, "winners": winners}
+
+    # ---------------------------------------------------------- view, redact
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything on the table is public; pile order is not on the table."""
+        memo = self._view_memo
+        if memo is not None and memo[0] is state:
+            public = memo[1]
+        else:
+            public = self._public_view(state)
+            self._view_memo = (state, public)
+        out = dict(public)
+        out["you"] = seat
+        return out
+
+    def _public_view(self, st: State) -> dict[str, Any]:
+        cards = DECK
+        centre = st["centre"]
+        k = st["forfeits"]
+        ch = st["challenge"]
+        n = st["seats"]
+        challenge: dict[str, Any] = {"active": False, "by": None, "order": [], "flipped_by": [], "flips": [], "best": None}
+        if ch is not None:
+            best = ch["best"]
+            challenge = {
+                "active": True,
+                "by": ch["by"],
+                "order": list(ch["order"]),
+                "flipped_by": [f[0] for f in ch["flips"]],
+                "flips": [{"seat": f[0], "card": dict(cards[f[1]])} for f in ch["flips"]],
+                "best": None if best is None else {"seat": best[0], "card": dict(cards[best[1]])},
+            }
+        lw = st["last_win"]
+        view: dict[str, Any] = {
+            "seats": n,
+            "dealer": st["dealer"],
+            "turn": st["turn"],
+            "piles": [len(p) for p in st["piles"]],
+            "centre": {
+                "count": len(centre),
+                "top": dict(cards[centre[-1]]) if centre else None,
+                "top_at_ms": st["top_at"],
+                "bottom_forfeits": [dict(cards[c]) for c in centre[:k]],
+                "recent": [dict(cards[c]) for c in centre[max(k, len(centre) - 6) :]],
+            },
+            "challenge": challenge,
+            "out": [x for x in sorted(range(n), key=lambda x: st["out_at"][x] or 0) if st["out_at"][x] is not None],
+            "out_for_good": [x for x in range(n) if st["for_good"][x]],
+            "removed": len(st["removed"]),
+            "last_smack": None
+            if lw is None
+            else {
+                "seat": lw["seat"],
+                "at_ms": lw["at_ms"],
+                "reaction_ms": lw["reaction_ms"],
+                "behind": [{"seat": b[0], "ms": b[1]} for b in lw["behind"]],
+            },
+            "flip_due_ms": st["flip_due"] if st["turn"] is not None else None,
+            "limit_due_ms": st["limit_due"],
+            "options": dict(st["options"]),
+            "finished": st["finished"],
+            "outcome": st["outcome"],
+            "reason": st["reason"],
+        }
+        if st["finished"]:
+            view["reveal"] = {
+                "piles": [[dict(cards[c]) for c in p] for p in st["piles"]],
+                "removed": [dict(cards[c]) for c in st["removed"]],
+            }
+        return view
+
+    def redact(self, e: Event, seat: int | None) -> Event | None:
+        """Only the deal order and a shuffled pile's order are secret [D13]."""
+        kind = e.get("kind")
+        if kind == "dealt":
+            d = dict(e["data"])
+            d["sizes"] = [len(p) for p in d.pop("piles", [])]
+            return dict(e, data=d)
+        if kind == "pile_won" and "order" in e["data"]:
+            d = dict(e["data"])
+            del d["order"]
+            return dict(e, data=d)
+        return dict(e)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return None if state is None else state["outcome"]
+
+
+class _Tx:
+    """Events of one decision, folded as they are emitted so later steps see them."""
+
+    __slots__ = ("rules", "st", "events", "turn_changed")
+
+    def __init__(self, rules: SmackItRules, state: State) -> None:
+        self.rules = rules
+        self.st = state
+        self.events: list[Event] = []
+        self.turn_changed = False
+
+    def emit(self, e: Event) -> None:
+        self.events.append(e)
+        self.st = self.rules.fold(self.st, e)
+        if "next" in e["data"]:
+            self.turn_changed = True
+
+
+RULES = SmackItRules()

@@ -1,0 +1,361 @@
+// Smack It! live table renderer: draws the whole table from a `view`, shows events as transient feedback.
+// Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
+
+const STRINGS = {
+  en: {
+    flip: "Flip", smack: "Smack!", flipKey: "space", smackKey: "S or Enter",
+    yourTurn: "Your turn: flip!", turnOf: "{name} flips", cards: "{n} cards", card1: "1 card",
+    centre: "Centre pile", empty: "empty", forfeits: "Forfeits at the bottom", removed: "Out of play: {n}",
+    challenge: "Challenge! round", challengeBy: "Challenge by {name}", best: "Best: {value} ({name})",
+    waiting: "still to flip: {names}", out: "out", outForGood: "out for good",
+    smackWon: "{name} won the smack in {ms} ms", smackLate: "{name} was {ms} ms too late (ignored)",
+    smackFalse: "False smack by {name}!", forfeit: "{name} forfeits a card to the bottom",
+    pileWon: "{name} takes the pile ({n} cards)", pileWonChallenge: "{name} wins the challenge with {value} ({n} cards)",
+    pileRemoved: "{name} is out: the pile ({n} cards) leaves play", challengeStart: "{name} flipped a Challenge!",
+    challengeRestart: "{name} restarts the challenge!", challengeEnd: "No number in the challenge: the pile stays",
+    isOut: "{name} is out of cards", isOutForGood: "{name} is out for good", autoFlip: "Auto flip in {s} s",
+    autoFlipped: "The system flipped for {name}", finished: "Match over", winner: "Winner: {names}",
+    timeLimit: "Time limit reached", place: "Place", player: "Player", score: "Cards",
+    seat: "Seat {n}", you: "you", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Last smack",
+    behind: "+{ms} ms", spectator: "You are watching", timeLeft: "Match ends in {m}:{s}", number: "Number {n}",
+  },
+  de: {
+    flip: "Aufdecken", smack: "Schlagen!", flipKey: "Leertaste", smackKey: "S oder Enter",
+    yourTurn: "Du bist dran: aufdecken!", turnOf: "{name} deckt auf", cards: "{n} Karten", card1: "1 Karte",
+    centre: "Mittelstapel", empty: "leer", forfeits: "Strafkarten unten", removed: "Aus dem Spiel: {n}",
+    challenge: "Herausforderung!", challengeBy: "Herausforderung von {name}", best: "Höchste: {value} ({name})",
+    waiting: "noch aufzudecken: {names}", out: "raus", outForGood: "endgültig raus",
+    smackWon: "{name} hat in {ms} ms geschlagen", smackLate: "{name} war {ms} ms zu spät (zählt nicht)",
+    smackFalse: "Falsch geschlagen von {name}!", forfeit: "{name} gibt eine Karte unter den Stapel ab",
+    pileWon: "{name} nimmt den Stapel ({n} Karten)", pileWonChallenge: "{name} gewinnt die Herausforderung mit {value} ({n} Karten)",
+    pileRemoved: "{name} ist raus: der Stapel ({n} Karten) verlässt das Spiel", challengeStart: "{name} hat eine Herausforderung aufgedeckt!",
+    challengeRestart: "{name} startet die Herausforderung neu!", challengeEnd: "Keine Zahl in der Herausforderung: der Stapel bleibt liegen",
+    isOut: "{name} hat keine Karten mehr", isOutForGood: "{name} ist endgültig raus", autoFlip: "Automatisch aufdecken in {s} s",
+    autoFlipped: "Das System hat für {name} aufgedeckt", finished: "Partie beendet", winner: "Sieg: {names}",
+    timeLimit: "Zeitlimit erreicht", place: "Platz", player: "Spieler", score: "Karten",
+    seat: "Platz {n}", you: "du", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Letzter Schlag",
+    behind: "+{ms} ms", spectator: "Du schaust zu", timeLeft: "Partie endet in {m}:{s}", number: "Zahl {n}",
+  },
+  fr: {
+    flip: "Retourner", smack: "Frapper !", flipKey: "espace", smackKey: "S ou Entrée",
+    yourTurn: "À toi : retourne !", turnOf: "{name} retourne", cards: "{n} cartes", card1: "1 carte",
+    centre: "Pile centrale", empty: "vide", forfeits: "Pénalités en dessous", removed: "Hors jeu : {n}",
+    challenge: "Défi !", challengeBy: "Défi de {name}", best: "Meilleure : {value} ({name})",
+    waiting: "doivent encore retourner : {names}", out: "éliminé", outForGood: "éliminé définitivement",
+    smackWon: "{name} a frappé en {ms} ms", smackLate: "{name} avait {ms} ms de retard (ignoré)",
+    smackFalse: "Mauvaise frappe de {name} !", forfeit: "{name} cède une carte sous la pile",
+    pileWon: "{name} prend la pile ({n} cartes)", pileWonChallenge: "{name} gagne le défi avec {value} ({n} cartes)",
+    pileRemoved: "{name} est éliminé : la pile ({n} cartes) sort du jeu", challengeStart: "{name} a retourné un Défi !",
+    challengeRestart: "{name} relance le défi !", challengeEnd: "Aucun nombre dans le défi : la pile reste",
+    isOut: "{name} n'a plus de cartes", isOutForGood: "{name} est éliminé définitivement", autoFlip: "Retournement automatique dans {s} s",
+    autoFlipped: "Le système a retourné pour {name}", finished: "Partie terminée", winner: "Victoire : {names}",
+    timeLimit: "Limite de temps atteinte", place: "Place", player: "Joueur", score: "Cartes",
+    seat: "Place {n}", you: "toi", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Dernière frappe",
+    behind: "+{ms} ms", spectator: "Tu regardes", timeLeft: "Fin de partie dans {m}:{s}", number: "Nombre {n}",
+  },
+};
+
+// Okabe-Ito colours (colour-blind safe) plus a distinct symbol per seat.
+const SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
+const SEAT_SYMBOLS = ["●", "▲", "■", "◆", "★", "✚"];
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function handIcon() {
+  // a flat hand over a bull's-eye: the Smack it! card
+  return svg("svg", { viewBox: "0 0 40 40", class: "smackit-icon", "aria-hidden": "true" },
+    svg("circle", { cx: 20, cy: 20, r: 17, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+    svg("circle", { cx: 20, cy: 20, r: 10, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+    svg("circle", { cx: 20, cy: 20, r: 3, fill: "currentColor" }),
+    svg("path", { d: "M13 30 L13 17 Q13 14 15 14 L15 22 L15 11 Q15 9 17 9 L17 21 L17 8 Q17 6 19.5 6 L19.5 21 L20 9 Q20 7 22 7 L22 22 L24 17 Q25.5 15 27 16.5 L24 27 Q22 31 18 31 Z",
+      fill: "currentColor", opacity: 0.85 }));
+}
+
+function boltIcon() {
+  return svg("svg", { viewBox: "0 0 40 40", class: "smackit-icon", "aria-hidden": "true" },
+    svg("path", { d: "M23 3 L9 23 L18 23 L15 37 L31 15 L21 15 Z", fill: "currentColor" }));
+}
+
+export function createRenderer(root, ctx) {
+  const t = STRINGS[ctx.lang] || STRINGS.en;
+  const fmt = (key, values) => (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+  const api = { players: ctx.players || [], update, destroy };
+  let view = null;
+  let clockOffset = null; // Date.now() - match ms, estimated from event times
+  let feedback = [];
+  let flash = null;
+
+  const frame = h("div", { class: "smackit", "data-testid": "smackit-table" });
+  const statusLine = h("div", { class: "smackit-status", "data-testid": "status", role: "status", "aria-live": "polite" });
+  const seatsRow = h("ol", { class: "smackit-seats", "data-testid": "seats" });
+  const centreBox = h("section", { class: "smackit-centre", "data-testid": "centre" });
+  const challengeBox = h("section", { class: "smackit-challenge", "data-testid": "challenge" });
+  const controls = h("div", { class: "smackit-controls" });
+  const feedbackBox = h("ul", { class: "smackit-feedback", "data-testid": "feedback", "aria-live": "polite" });
+  const timerLine = h("div", { class: "smackit-timer", "data-testid": "timer" });
+  const outcomeBox = h("section", { class: "smackit-outcome", "data-testid": "outcome" });
+
+  let flipButton = null;
+  let smackButton = null;
+  if (ctx.send) {
+    flipButton = h("button", { type: "button", class: "smackit-flip-button", "data-testid": "flip", onclick: doFlip },
+      h("span", { text: t.flip }), h("small", { text: t.flipKey }));
+    smackButton = h("button", { type: "button", class: "smackit-smack-button", "data-testid": "smack", onclick: doSmack },
+      handIcon(), h("span", { text: t.smack }), h("small", { text: t.smackKey }));
+    controls.append(flipButton, smackButton);
+  } else {
+    controls.append(h("p", { class: "smackit-muted", text: t.spectator }));
+  }
+  frame.append(statusLine, seatsRow, h("div", { class: "smackit-board" }, centreBox, challengeBox), controls, timerLine, feedbackBox, outcomeBox);
+  root.append(frame);
+
+  function name(seat) {
+    if (seat === null || seat === undefined) return "?";
+    const p = (api.players || []).find((x) => x.seat === seat);
+    const base = p ? p.username : fmt("seat", { n: seat + 1 });
+    return seat === ctx.seat ? `${base} (${t.you})` : base;
+  }
+
+  function seatBadge(seat) {
+    const badge = h("span", { class: "smackit-badge", style: `--seat:${SEAT_COLOURS[seat % 6]}`, "aria-hidden": "true", text: SEAT_SYMBOLS[seat % 6] });
+    return h("span", { class: "smackit-who" }, badge, h("span", { text: name(seat) }));
+  }
+
+  function cardNode(card, size, testid) {
+    const face = card ? card.face : "none";
+    const node = h("div", { class: `smackit-card smackit-face-${face} smackit-${size}`, "data-testid": testid || null,
+      "data-card-id": card ? card.id : null, "data-face": face });
+    if (!card) {
+      node.append(h("span", { class: "smackit-muted", text: t.empty }));
+    } else if (face === "number") {
+      node.setAttribute("aria-label", fmt("number", { n: card.value }));
+      node.append(h("span", { class: "smackit-corner", text: card.value }), h("span", { class: "smackit-value", text: card.value }));
+    } else if (face === "challenge") {
+      node.setAttribute("aria-label", t.challengeCard);
+      node.append(boltIcon(), h("span", { class: "smackit-label", text: t.challengeCard }));
+    } else {
+      node.setAttribute("aria-label", t.smackIt);
+      node.append(handIcon(), h("span", { class: "smackit-label", text: t.smackIt }));
+    }
+    return node;
+  }
+
+  function doFlip() {
+    if (!ctx.send || !view || view.finished || view.turn !== ctx.seat) return;
+    ctx.send({ kind: "flip" });
+  }
+
+  function doSmack() {
+    if (!ctx.send || !view || view.finished || (view.out_for_good || []).includes(ctx.seat)) return;
+    ctx.send({ kind: "smack" });
+    frame.classList.remove("smackit-pulse");
+    void frame.offsetWidth; // restart the animation
+    frame.classList.add("smackit-pulse");
+  }
+
+  function onKey(ev) {
+    if (!ctx.send || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const target = ev.target;
+    if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+    if (ev.code === "Space" || ev.key === " ") {
+      ev.preventDefault();
+      if (!ev.repeat) doFlip();
+    } else if (ev.key === "s" || ev.key === "S" || ev.key === "Enter") {
+      if (ev.key === "Enter" && target && target.tagName === "BUTTON") return; // the button's own click
+      ev.preventDefault();
+      if (!ev.repeat) doSmack();
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  function describe(e) {
+    const d = e.data || {};
+    switch (e.kind) {
+      case "smacked":
+        if (d.result === "win") return { text: fmt("smackWon", { name: name(e.seat), ms: d.reaction_ms }), tone: "good" };
+        if (d.result === "ignored") return { text: fmt("smackLate", { name: name(e.seat), ms: d.behind_ms }), tone: "info" };
+        return { text: fmt("smackFalse", { name: name(e.seat) }), tone: "bad" };
+      case "forfeited":
+        return { text: fmt("forfeit", { name: name(e.seat) }), tone: "bad" };
+      case "pile_won": {
+        const n = (d.cards || []).length;
+        if (d.removed) return { text: fmt("pileRemoved", { name: name(e.seat), n }), tone: "info" };
+        if (d.by === "challenge") {
+          const values = (d.cards || []).filter((c) => c.face === "number").map((c) => c.value);
+          return { text: fmt("pileWonChallenge", { name: name(e.seat), n, value: values.length ? Math.max(...values) : "?" }), tone: "good" };
+        }
+        return { text: fmt("pileWon", { name: name(e.seat), n }), tone: "good" };
+      }
+      case "challenge_started":
+        return { text: fmt("challengeStart", { name: name(d.by) }), tone: "info" };
+      case "challenge_restarted":
+        return { text: fmt("challengeRestart", { name: name(d.by) }), tone: "info" };
+      case "challenge_ended":
+        return { text: t.challengeEnd, tone: "info" };
+      case "out":
+        return { text: fmt(d.for_good ? "isOutForGood" : "isOut", { name: name(e.seat) }), tone: "bad" };
+      case "flipped":
+        return d.auto ? { text: fmt("autoFlipped", { name: name(e.seat) }), tone: "info" } : null;
+      case "finished":
+        return { text: d.reason === "time_limit" ? t.timeLimit : t.finished, tone: "info" };
+      default:
+        return null;
+    }
+  }
+
+  function update(newView, events) {
+    view = newView;
+    for (const e of events || []) {
+      if (typeof e.t_ms === "number") clockOffset = Date.now() - e.t_ms;
+      const item = e.kind ? describe(e) : null;
+      if (item) feedback.unshift({ ...item, at: Date.now() });
+      if (e.kind === "smacked" || e.kind === "pile_won" || e.kind === "forfeited") flash = { kind: e.kind, result: e.data && e.data.result, at: Date.now() };
+    }
+    feedback = feedback.slice(0, 6);
+    draw();
+  }
+
+  function drawSeats() {
+    seatsRow.replaceChildren();
+    const outs = new Set(view.out || []);
+    const gone = new Set(view.out_for_good || []);
+    for (let s = 0; s < view.seats; s++) {
+      const count = view.piles[s];
+      const classes = ["smackit-seat"];
+      if (view.turn === s) classes.push("smackit-turn");
+      if (outs.has(s)) classes.push("smackit-out");
+      if (s === ctx.seat) classes.push("smackit-me");
+      const li = h("li", { class: classes.join(" "), "data-testid": `seat-${s}`, style: `--seat:${SEAT_COLOURS[s % 6]}` },
+        seatBadge(s),
+        h("span", { class: "smackit-pile", "data-testid": `pile-${s}`, "data-count": count }, h("span", { class: "smackit-back", "aria-hidden": "true" }),
+          h("span", { text: count === 1 ? t.card1 : fmt("cards", { n: count }) })));
+      if (gone.has(s)) li.append(h("span", { class: "smackit-tag smackit-tag-bad", text: t.outForGood }));
+      else if (outs.has(s)) li.append(h("span", { class: "smackit-tag", text: t.out }));
+      if (view.turn === s) li.append(h("span", { class: "smackit-tag smackit-tag-turn", text: "⟵" }));
+      seatsRow.append(li);
+    }
+  }
+
+  function drawCentre() {
+    const c = view.centre;
+    centreBox.replaceChildren(h("h3", { text: t.centre }));
+    const top = cardNode(c.top, "large", "centre-top");
+    if (flash && Date.now() - flash.at < 1500) top.classList.add(`smackit-flash-${flash.result || flash.kind}`);
+    centreBox.append(h("div", { class: "smackit-topwrap" }, top, h("span", { class: "smackit-count", "data-testid": "centre-count", text: fmt("cards", { n: c.count }) })));
+    const recent = (c.recent || []).slice(0, -1);
+    if (recent.length) {
+      centreBox.append(h("div", { class: "smackit-recent" }, ...recent.map((card) => cardNode(card, "small", `centre-${card.id}`))));
+    }
+    if ((c.bottom_forfeits || []).length) {
+      centreBox.append(h("div", { class: "smackit-forfeits", "data-testid": "forfeits" }, h("span", { class: "smackit-muted", text: t.forfeits }),
+        ...c.bottom_forfeits.map((card) => cardNode(card, "small", `centre-${card.id}`))));
+    }
+    if (view.removed) centreBox.append(h("p", { class: "smackit-muted", "data-testid": "removed", text: fmt("removed", { n: view.removed }) }));
+    const ls = view.last_smack;
+    if (ls) {
+      const line = h("p", { class: "smackit-last", "data-testid": "last-smack" }, h("b", { text: `${t.lastSmack}: ` }),
+        seatBadge(ls.seat), h("span", { text: ` ${ls.reaction_ms} ms` }));
+      for (const b of ls.behind || []) line.append(h("span", { class: "smackit-behind" }, seatBadge(b.seat), h("span", { text: ` ${fmt("behind", { ms: b.ms })}` })));
+      centreBox.append(line);
+    }
+  }
+
+  function drawChallenge() {
+    const ch = view.challenge;
+    challengeBox.replaceChildren();
+    challengeBox.hidden = !ch.active;
+    if (!ch.active) return;
+    challengeBox.append(h("h3", {}, boltIcon(), h("span", { text: ` ${t.challenge}` })), h("p", { text: fmt("challengeBy", { name: name(ch.by) }) }));
+    const list = h("ol", { class: "smackit-flips" });
+    for (const f of ch.flips) {
+      const isBest = ch.best && ch.best.card.id === f.card.id;
+      list.append(h("li", { class: isBest ? "smackit-best" : null }, seatBadge(f.seat), cardNode(f.card, "small", `challenge-${f.card.id}`)));
+    }
+    challengeBox.append(list);
+    if (ch.best) challengeBox.append(h("p", { "data-testid": "challenge-best", text: fmt("best", { value: ch.best.card.value, name: name(ch.best.seat) }) }));
+    const done = new Set(ch.flipped_by);
+    const waiting = ch.order.filter((s) => !done.has(s) && view.piles[s] > 0);
+    if (waiting.length) challengeBox.append(h("p", { class: "smackit-muted", text: fmt("waiting", { names: waiting.map(name).join(", ") }) }));
+  }
+
+  function drawStatus() {
+    if (view.finished) statusLine.textContent = t.finished;
+    else if (view.turn === ctx.seat && ctx.seat !== null) statusLine.textContent = t.yourTurn;
+    else statusLine.textContent = fmt("turnOf", { name: name(view.turn) });
+    statusLine.classList.toggle("smackit-mine", !view.finished && view.turn === ctx.seat);
+    if (flipButton) flipButton.disabled = view.finished || view.turn !== ctx.seat;
+    if (smackButton) smackButton.disabled = view.finished || (view.out_for_good || []).includes(ctx.seat);
+  }
+
+  function drawTimer() {
+    if (!view || view.finished || clockOffset === null) { timerLine.textContent = ""; return; }
+    const now = Date.now() - clockOffset;
+    const parts = [];
+    if (view.flip_due_ms !== null && view.flip_due_ms !== undefined && view.turn === ctx.seat) {
+      const s = Math.max(0, Math.ceil((view.flip_due_ms - now) / 1000));
+      if (s <= 5) parts.push(fmt("autoFlip", { s }));
+    }
+    if (view.limit_due_ms) {
+      const left = Math.max(0, Math.floor((view.limit_due_ms - now) / 1000));
+      if (left <= 120) parts.push(fmt("timeLeft", { m: Math.floor(left / 60), s: String(left % 60).padStart(2, "0") }));
+    }
+    timerLine.textContent = parts.join(" · ");
+  }
+
+  function drawFeedback() {
+    feedbackBox.replaceChildren(...feedback.filter((f) => Date.now() - f.at < 8000)
+      .map((f, i) => h("li", { class: `smackit-${f.tone}${i === 0 ? " smackit-newest" : ""}`, text: f.text })));
+  }
+
+  function drawOutcome() {
+    outcomeBox.replaceChildren();
+    outcomeBox.hidden = !view.finished || !view.outcome;
+    if (!view.finished || !view.outcome) return;
+    const o = view.outcome;
+    outcomeBox.append(h("h3", { text: view.reason === "time_limit" ? `${t.finished} — ${t.timeLimit}` : t.finished }),
+      h("p", { "data-testid": "winner", text: fmt("winner", { names: o.winners.map(name).join(", ") }) }));
+    const rows = [...o.placements].sort((a, b) => a.place - b.place || a.seat - b.seat);
+    outcomeBox.append(h("table", { class: "smackit-results" },
+      h("thead", {}, h("tr", {}, h("th", { text: t.place }), h("th", { text: t.player }), h("th", { text: t.score }))),
+      h("tbody", {}, ...rows.map((p) => h("tr", { "data-testid": `place-${p.seat}` }, h("td", { text: p.place }), h("td", {}, seatBadge(p.seat)), h("td", { text: p.score ?? "" }))))));
+  }
+
+  function draw() {
+    if (!view) return;
+    drawStatus();
+    drawSeats();
+    drawCentre();
+    drawChallenge();
+    drawFeedback();
+    drawTimer();
+    drawOutcome();
+  }
+
+  const ticker = setInterval(() => { if (view) { drawTimer(); drawFeedback(); } }, 250);
+
+  function destroy() {
+    clearInterval(ticker);
+    document.removeEventListener("keydown", onKey);
+    root.replaceChildren();
+  }
+
+  return api;
+}
