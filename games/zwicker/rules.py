@@ -1,0 +1,721 @@
+"""Zwicker: the pure rules (see shared/rules/zwicker.md).
+
+Memory is the game: every player keeps four face-down cards in a 2x2 grid,
+looks at some of them now and then, and tries to end with the lowest total.
+The server is the table, so secrecy lives here: a card is shown in an event
+or a view only to the seats the rules page allows (`redact`, `view`).
+
+State is plain JSON data. Internally both piles keep their top card *last*
+(cheap pops); events list piles top card first, as the contract asks.
+
+Decisions beyond the rules page, marked [D] (the rules page's own [D]s are
+implemented as written: near row = slots 2 and 3, no turn actions out of
+turn, same rank for snaps, the slowest takes back, King swap optional):
+
+- [D] `take_discard` and `replace` need a filled slot: a card is always
+  exchanged for a card, so the grid only grows by penalty cards and the
+  discard pile is never empty.
+- [D] Only snaps whose cards all match are taken back inside the
+  simultaneous-snap window; a snap with a non-matching card is a wrong snap
+  (penalty) whatever its timing. A player's own second snap is never taken
+  back.
+- [D] When neither the draw pile nor a reshuffle can give a card (every card
+  is in the grids), a wrong snap costs no penalty card, `draw` is refused
+  (`empty_pile`) and a timed-out turn simply passes.
+- [D] Only one Zwicker call per match; `zwicker` after a call is refused
+  (`already_called`).
+- [D] A King's pending swap uses the turn timer: the turn runs out as
+  `keep`. The King swap needs the looked-at card still in its slot (it may
+  have been snapped away meanwhile); otherwise only `keep` is possible.
+- [D] Shared places use standard ranking (two players tied for first are
+  both 1st, the next is 3rd). A losing caller is placed last (place = number
+  of seats), alone.
+- [D] The view's `phase` is the step of the current turn ("turn", "drawn",
+  "king") or "over"; the final round is flagged by `final_round` and
+  `caller` rather than a separate phase, so the step stays visible in it.
+  Between the events of one action (a replay seeking to such a seq) the
+  phase may read "done": the turn is over and the next `turn` event follows.
+- [D] A timer action after the end is refused like every action
+  (`match_over`); before the end, a stale timer id changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Event, Option, RuleError, event, resolve_options, timer_event
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+BLACK_SUITS = frozenset({"clubs", "spades"})
+DECK_SIZE = 52
+
+RANK_OF: tuple[str, ...] = tuple(RANKS[i % 13] for i in range(DECK_SIZE))
+SUIT_OF: tuple[str, ...] = tuple(SUITS[i // 13] for i in range(DECK_SIZE))
+
+
+def _value(rank: str, suit: str) -> int:
+    """Points of one card: A 1, 2-10 face, J/Q 10, black K 15, red K 0."""
+    if rank == "A":
+        return 1
+    if rank in ("J", "Q"):
+        return 10
+    if rank == "K":
+        return 15 if suit in BLACK_SUITS else 0
+    return int(rank)
+
+
+VALUE_OF: tuple[int, ...] = tuple(_value(RANK_OF[i], SUIT_OF[i]) for i in range(DECK_SIZE))
+
+
+def _power(rank: str, suit: str) -> str | None:
+    """The power of a card drawn from the pile, or None."""
+    if rank in ("7", "8"):
+        return "look_own"
+    if rank in ("9", "10"):
+        return "look_other"
+    if rank in ("J", "Q"):
+        return "blind_swap"
+    if rank == "K" and suit in BLACK_SUITS:
+        return "king"
+    return None
+
+
+POWER_OF: tuple[str | None, ...] = tuple(_power(RANK_OF[i], SUIT_OF[i]) for i in range(DECK_SIZE))
+HIDDEN: dict[str, bool] = {"hidden": True}
+CALL_LIMIT = 5  # the caller must hold at most this many points to win
+
+
+def card(cid: int) -> dict[str, Any]:
+    """A card as messages carry it; a fresh dict so nobody can alter a shared one."""
+    return {"id": cid, "rank": RANK_OF[cid], "suit": SUIT_OF[cid]}
+
+
+def total(row: list[int | None]) -> int:
+    """Points of one grid (empty slots count nothing)."""
+    return sum(VALUE_OF[c] for c in row if c is not None)
+
+
+def compute_outcome(totals: list[int], caller: int | None) -> dict[str, Any]:
+    """Placements by the winner rules of the rules page.
+
+    The caller wins alone with at most 5 points and strictly the lowest
+    total; otherwise it is placed last and the others are ranked by total.
+    """
+    n = len(totals)
+    others = [s for s in range(n) if s != caller]
+    caller_wins = caller is not None and totals[caller] <= CALL_LIMIT and all(totals[caller] < totals[s] for s in others)
+    placements: list[dict[str, Any]] = []
+    start = 1
+    if caller is not None and caller_wins:
+        placements.append({"seat": caller, "place": 1, "score": totals[caller]})
+        start = 2
+    ranked = sorted(others, key=lambda s: (totals[s], s))
+    for i, s in enumerate(ranked):
+        if i and totals[s] == totals[ranked[i - 1]]:
+            place = placements[-1]["place"]
+        else:
+            place = start + i
+        placements.append({"seat": s, "place": place, "score": totals[s]})
+    if caller is not None and not caller_wins:
+        placements.append({"seat": caller, "place": n, "score": totals[caller]})
+    winners = sorted(p["seat"] for p in placements if p["place"] == 1)
+    placements.sort(key=lambda p: (p["place"], p["seat"]))
+    return {"placements": placements, "winners": winners}
+
+
+def _bad(message: str) -> RuleError:
+    return RuleError("bad_action", message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class ZwickerRules:
+    """The Zwicker rules object registered as `RULES`."""
+
+    slug = "zwicker"
+    name = "Zwicker"
+    min_seats = 2
+    max_seats = 6
+    teams = False
+    options: dict[str, Option] = {
+        "turn_seconds": Option("int", 60, "Seconds a turn may last before the table plays it", minimum=5, maximum=600),
+        "snap_window_ms": Option(
+            "int", 1000, "Snaps this close after another player's snap are taken back", minimum=0, maximum=5000
+        ),
+        "peek_ms": Option("int", 5000, "How long a looked-at card stays on screen (ms)", minimum=500, maximum=30000),
+        "dealer": Option("int", -1, "Dealer seat (-1 = last seat); set by the platform", minimum=-1, maximum=5, internal=True),
+    }
+
+    def __init__(self) -> None:
+        self._actions = {
+            "take_discard": self._take_discard,
+            "draw": self._draw,
+            "replace": self._replace,
+            "discard": self._discard,
+            "use": self._use,
+            "swap": self._swap,
+            "keep": self._keep,
+            "zwicker": self._zwicker,
+            "snap": self._snap,
+        }
+        self._folds = {
+            "dealt": self._f_dealt,
+            "peeked": self._f_nothing,
+            "drawn": self._f_drawn,
+            "took_discard": self._f_took_discard,
+            "replaced": self._f_replaced,
+            "discarded": self._f_discarded,
+            "used": self._f_used,
+            "swapped": self._f_swapped,
+            "kept": self._f_kept,
+            "snapped": self._f_snapped,
+            "snap_wrong": self._f_snap_wrong,
+            "snap_taken_back": self._f_nothing,
+            "called": self._f_called,
+            "reshuffled": self._f_reshuffled,
+            "turn_timeout": self._f_nothing,
+            "turn": self._f_turn,
+            "timer": self._f_timer,
+            "revealed": self._f_revealed,
+            "finished": self._f_finished,
+        }
+
+    # --- setup ---------------------------------------------------------------
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        """Shuffle, deal four cards each, turn up a discard, peek at the near row."""
+        if not _is_int(seats) or not self.min_seats <= seats <= self.max_seats:
+            raise RuleError("bad_option", f"Zwicker needs {self.min_seats} to {self.max_seats} seats")
+        opts = resolve_options(self.options, options, seats)
+        if opts["dealer"] >= seats:
+            raise RuleError("bad_option", "option dealer must be a seat of this table")
+        dealer = seats - 1 if opts["dealer"] == -1 else opts["dealer"]
+        first = (dealer + 1) % seats
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        slots = [deck[4 * s : 4 * s + 4] for s in range(seats)]
+        rest = deck[4 * seats :]
+        events = [
+            event(
+                "dealt",
+                None,
+                seats=seats,
+                dealer=dealer,
+                first=first,
+                options=opts,
+                slots=[[card(c) for c in row] for row in slots],
+                discard=card(rest[0]),
+                draw=[card(c) for c in rest[1:]],
+            )
+        ]
+        for s in range(seats):
+            for i in (2, 3):
+                events.append(event("peeked", s, target=s, slot=i, card=card(slots[s][i])))
+        events.append(event("turn", first, no=1, final=False))
+        events.append(timer_event("turn-1", opts["turn_seconds"] * 1000))
+        return events
+
+    # --- decide --------------------------------------------------------------
+
+    def decide(
+        self, state: dict[str, Any], seat: int | None, action: dict[str, Any], now_ms: int, rng: random.Random
+    ) -> list[Event]:
+        """Check one action and return the events it causes; never mutates state."""
+        if not isinstance(state, dict) or "phase" not in state:
+            raise RuleError("bad_action", "there is no match to act in")
+        if state["phase"] == "over":
+            raise RuleError("match_over", "the match is over")
+        if not isinstance(action, dict):
+            raise _bad("an action must be an object")
+        kind = action.get("kind")
+        if not isinstance(kind, str):
+            raise _bad("an action needs a kind")
+        now = now_ms if _is_int(now_ms) else 0
+        if seat is None:
+            if kind != "timer":
+                raise RuleError("not_seated", "only timers act without a seat")
+            return self._timer(state, action, now, rng)
+        if not _is_int(seat) or not 0 <= seat < state["n"]:
+            raise _bad("no such seat")
+        if kind == "timer":
+            raise _bad("only the table submits timers")
+        handler = self._actions.get(kind)
+        if handler is None:
+            raise RuleError("unknown_action", f"Zwicker has no action {kind!r}")
+        return handler(state, seat, action, now, rng)
+
+    # helpers for decide
+
+    def _my_turn(self, state: dict[str, Any], seat: int, phase: str) -> None:
+        if seat != state["turn"]:
+            raise RuleError("not_your_turn", "it is not your turn")
+        if state["phase"] != phase:
+            raise RuleError("wrong_phase", f"this needs the {phase!r} step of the turn, not {state['phase']!r}")
+
+    def _slot(self, action: dict[str, Any], key: str, row: list[int | None]) -> int:
+        value = action.get(key)
+        if not _is_int(value) or not 0 <= value < len(row):
+            raise _bad(f"{key} must be a slot number of that grid")
+        if row[value] is None:
+            raise RuleError("empty_slot", f"slot {value} is empty")
+        return value
+
+    def _target(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> int:
+        value = action.get("target")
+        if not _is_int(value) or not 0 <= value < state["n"] or value == seat:
+            raise _bad("target must be an opponent's seat")
+        return value
+
+    def _pile_card(self, state: dict[str, Any], rng: random.Random, events: list[Event]) -> int | None:
+        """Top of the draw pile, reshuffling the discard pile into it first when empty."""
+        if state["draw"]:
+            return state["draw"][-1]
+        discard = state["discard"]
+        if len(discard) <= 1:
+            return None
+        order = discard[:-1]
+        rng.shuffle(order)
+        events.append(event("reshuffled", None, draw=[card(c) for c in order]))
+        return order[0]
+
+    def _end_turn(self, state: dict[str, Any], events: list[Event], now: int, caller: int | None) -> list[Event]:
+        """Pass the turn on, or reveal when the last player of the final round is done."""
+        nxt = (state["turn"] + 1) % state["n"]
+        if caller is not None and nxt == caller:
+            after = state
+            for e in events:
+                after = self.fold(after, e)
+            events.extend(self._reveal(after))
+            return events
+        no = state["turn_no"] + 1
+        events.append(event("turn", nxt, no=no, final=caller is not None))
+        events.append(timer_event(f"turn-{no}", now + state["options"]["turn_seconds"] * 1000))
+        return events
+
+    def _reveal(self, state: dict[str, Any]) -> list[Event]:
+        totals = [total(row) for row in state["slots"]]
+        outcome = compute_outcome(totals, state["caller"])
+        return [
+            event(
+                "revealed",
+                None,
+                slots=[[None if c is None else card(c) for c in row] for row in state["slots"]],
+                totals=totals,
+                caller=state["caller"],
+            ),
+            event("finished", None, outcome=outcome),
+        ]
+
+    # turn actions
+
+    def _take_discard(
+        self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random
+    ) -> list[Event]:
+        self._my_turn(state, seat, "turn")
+        row = state["slots"][seat]
+        slot = self._slot(action, "slot", row)
+        events = [event("took_discard", seat, slot=slot, card=card(state["discard"][-1]), old=card(row[slot]))]
+        return self._end_turn(state, events, now, state["caller"])
+
+    def _draw(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "turn")
+        events: list[Event] = []
+        top = self._pile_card(state, rng, events)
+        if top is None:
+            raise RuleError("empty_pile", "no card is left to draw")
+        events.append(event("drawn", seat, card=card(top)))
+        return events
+
+    def _replace(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "drawn")
+        row = state["slots"][seat]
+        slot = self._slot(action, "slot", row)
+        events = [event("replaced", seat, slot=slot, card=card(state["drawn"]), old=card(row[slot]))]
+        return self._end_turn(state, events, now, state["caller"])
+
+    def _discard(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "drawn")
+        events = [event("discarded", seat, card=card(state["drawn"]))]
+        return self._end_turn(state, events, now, state["caller"])
+
+    def _use(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "drawn")
+        drawn = state["drawn"]
+        power = POWER_OF[drawn]
+        if power is None:
+            raise RuleError("no_power", f"a {RANK_OF[drawn]} of {SUIT_OF[drawn]} has no power")
+        slots = state["slots"]
+        used = card(drawn)
+        if power == "look_own":
+            slot = self._slot(action, "slot", slots[seat])
+            e = event(
+                "used", seat, power=power, card=used, slot=None, target=seat, target_slot=slot, seen=card(slots[seat][slot])
+            )
+        elif power == "look_other":
+            target = self._target(state, seat, action)
+            tslot = self._slot(action, "slot", slots[target])
+            e = event(
+                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot])
+            )
+        elif power == "blind_swap":
+            slot = self._slot(action, "slot", slots[seat])
+            target = self._target(state, seat, action)
+            tslot = self._slot(action, "target_slot", slots[target])
+            e = event("used", seat, power=power, card=used, slot=slot, target=target, target_slot=tslot)
+        else:  # king: look now, swap or keep later
+            target = self._target(state, seat, action)
+            tslot = self._slot(action, "target_slot", slots[target])
+            e = event(
+                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot])
+            )
+            return [e]
+        return self._end_turn(state, [e], now, state["caller"])
+
+    def _swap(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "king")
+        slot = self._slot(action, "slot", state["slots"][seat])
+        king = state["king"]
+        target, tslot = king["target"], king["target_slot"]
+        if state["slots"][target][tslot] != king["card"]:
+            raise RuleError("empty_slot", "the card you looked at is no longer there")
+        events = [event("swapped", seat, slot=slot, target=target, target_slot=tslot)]
+        return self._end_turn(state, events, now, state["caller"])
+
+    def _keep(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "king")
+        return self._end_turn(state, [event("kept", seat)], now, state["caller"])
+
+    def _zwicker(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        self._my_turn(state, seat, "turn")
+        if state["caller"] is not None:
+            raise RuleError("already_called", "Zwicker has already been called")
+        return self._end_turn(state, [event("called", seat)], now, seat)
+
+    # snaps, at any moment
+
+    def _snap(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        names = action.get("slots")
+        row = state["slots"][seat]
+        if not isinstance(names, list) or not names or len(names) > len(row):
+            raise _bad("slots must be a non-empty list of your slot numbers")
+        seen: set[int] = set()
+        for i in names:
+            if not _is_int(i) or not 0 <= i < len(row) or i in seen:
+                raise _bad("slots must be distinct slot numbers of your grid")
+            seen.add(i)
+        for i in names:
+            if row[i] is None:
+                raise RuleError("empty_slot", f"slot {i} is empty")
+        top = state["discard"][-1]
+        rank = RANK_OF[top]
+        cards = [card(row[i]) for i in names]
+        slots = list(names)
+        if all(RANK_OF[row[i]] == rank for i in names):
+            last = state["last_snap"]
+            if (
+                last is not None
+                and last["seat"] != seat
+                and last["top"] == top
+                and now - last["at"] < state["options"]["snap_window_ms"]
+            ):
+                return [event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"])]
+            return [event("snapped", seat, slots=slots, cards=cards, at=now)]
+        events: list[Event] = []
+        penalty = self._pile_card(state, rng, events)
+        pen = None if penalty is None else {"slot": len(row), "card": card(penalty)}
+        events.append(event("snap_wrong", seat, slots=slots, cards=cards, top=card(top), penalty=pen))
+        return events
+
+    # the system
+
+    def _timer(self, state: dict[str, Any], action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+        timer_id = action.get("id")
+        if not isinstance(timer_id, str):
+            raise _bad("a timer needs a string id")
+        timer = state["timer"]
+        if timer is None or timer["id"] != timer_id:
+            return []
+        seat = state["turn"]
+        phase = state["phase"]
+        events = [event("turn_timeout", seat, phase=phase)]
+        if phase == "turn":
+            top = self._pile_card(state, rng, events)
+            if top is not None:
+                events.append(event("drawn", seat, card=card(top)))
+                events.append(event("discarded", seat, card=card(top)))
+        elif phase == "drawn":
+            events.append(event("discarded", seat, card=card(state["drawn"])))
+        elif phase == "king":
+            events.append(event("kept", seat))
+        return self._end_turn(state, events, now, state["caller"])
+
+    # --- fold ----------------------------------------------------------------
+
+    def fold(self, state: dict[str, Any] | None, e: Event) -> dict[str, Any]:
+        """Apply one event; copies only what changes (the input state is never mutated)."""
+        return self._folds[e["kind"]](state, e)
+
+    def _f_nothing(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        return state
+
+    def _f_dealt(self, state: Any, e: Event) -> dict[str, Any]:
+        d = e["data"]
+        n = d["seats"]
+        return {
+            "n": n,
+            "options": dict(d["options"]),
+            "dealer": d["dealer"],
+            "first": d["first"],
+            "slots": [[c["id"] for c in row] for row in d["slots"]],
+            "draw": [c["id"] for c in reversed(d["draw"])],
+            "discard": [d["discard"]["id"]],
+            "turn": d["first"],
+            "turn_no": 0,
+            "phase": "turn",
+            "drawn": None,
+            "king": None,
+            "caller": None,
+            "turns_left": None,
+            "timer": None,
+            "last_snap": None,
+            "revealed": None,
+            "outcome": None,
+        }
+
+    def _f_drawn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["draw"] = state["draw"][:-1]
+        s["drawn"] = e["data"]["card"]["id"]
+        s["phase"] = "drawn"
+        return s
+
+    def _set_slot(self, state: dict[str, Any], s: dict[str, Any], seat: int, slot: int, cid: int | None) -> None:
+        slots = list(state["slots"])
+        row = list(slots[seat])
+        row[slot] = cid
+        slots[seat] = row
+        s["slots"] = slots
+
+    def _f_took_discard(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        self._set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
+        discard = state["discard"][:-1]
+        discard.append(d["old"]["id"])
+        s["discard"] = discard
+        s["phase"] = "done"
+        return s
+
+    def _f_replaced(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        self._set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
+        s["discard"] = [*state["discard"], d["old"]["id"]]
+        s["drawn"] = None
+        s["phase"] = "done"
+        return s
+
+    def _f_discarded(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["discard"] = [*state["discard"], e["data"]["card"]["id"]]
+        s["drawn"] = None
+        s["phase"] = "done"
+        return s
+
+    def _f_used(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        s["discard"] = [*state["discard"], d["card"]["id"]]
+        s["drawn"] = None
+        s["phase"] = "done"
+        power = d["power"]
+        if power == "blind_swap":
+            self._swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
+        elif power == "king":
+            s["phase"] = "king"
+            s["king"] = {"target": d["target"], "target_slot": d["target_slot"], "card": d["seen"]["id"]}
+        return s
+
+    def _swap_cards(self, state: dict[str, Any], s: dict[str, Any], seat: int, slot: int, target: int, tslot: int) -> None:
+        slots = list(state["slots"])
+        mine, theirs = list(slots[seat]), list(slots[target])
+        mine[slot], theirs[tslot] = theirs[tslot], mine[slot]
+        slots[seat], slots[target] = mine, theirs
+        s["slots"] = slots
+
+    def _f_swapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        self._swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
+        s["king"] = None
+        s["phase"] = "done"
+        return s
+
+    def _f_kept(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["king"] = None
+        s["phase"] = "done"
+        return s
+
+    def _f_snapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        seat = e["seat"]
+        s = dict(state)
+        slots = list(state["slots"])
+        row = list(slots[seat])
+        discard = list(state["discard"])
+        for i in d["slots"]:
+            discard.append(row[i])
+            row[i] = None
+        slots[seat] = row
+        s["slots"] = slots
+        s["discard"] = discard
+        s["last_snap"] = {"seat": seat, "top": discard[-1], "at": d["at"]}
+        return s
+
+    def _f_snap_wrong(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        pen = e["data"]["penalty"]
+        if pen is None:
+            return state
+        s = dict(state)
+        s["draw"] = state["draw"][:-1]
+        slots = list(state["slots"])
+        slots[e["seat"]] = [*slots[e["seat"]], pen["card"]["id"]]
+        s["slots"] = slots
+        return s
+
+    def _f_called(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["caller"] = e["seat"]
+        s["turns_left"] = [0 if i == e["seat"] else 1 for i in range(state["n"])]
+        s["phase"] = "done"
+        return s
+
+    def _f_reshuffled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["draw"] = [c["id"] for c in reversed(e["data"]["draw"])]
+        s["discard"] = state["discard"][-1:]
+        return s
+
+    def _f_turn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        if state["turns_left"] is not None and state["turn_no"] > 0:
+            left = list(state["turns_left"])
+            left[state["turn"]] = 0
+            s["turns_left"] = left
+        s["turn"] = e["seat"]
+        s["turn_no"] = e["data"]["no"]
+        s["phase"] = "turn"
+        s["drawn"] = None
+        s["king"] = None
+        s["timer"] = None
+        return s
+
+    def _f_timer(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["timer"] = {"id": e["data"]["id"], "due": e["data"]["due_ms"]}
+        return s
+
+    def _f_revealed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        d = e["data"]
+        s["phase"] = "over"
+        s["timer"] = None
+        s["king"] = None
+        if state["turns_left"] is not None:
+            s["turns_left"] = [0] * state["n"]
+        s["revealed"] = {"slots": d["slots"], "totals": d["totals"]}
+        return s
+
+    def _f_finished(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["outcome"] = e["data"]["outcome"]
+        return s
+
+    # --- view, redact, outcome -----------------------------------------------
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The table as `seat` sees it now: never a remembered card, only what is face up or in hand."""
+        n = state["n"]
+        me = seat if _is_int(seat) and seat is not None and 0 <= seat < n else None
+        left = state["turns_left"]
+        seats = []
+        for s, row in enumerate(state["slots"]):
+            seats.append(
+                {
+                    "seat": s,
+                    "slots": [{"slot": i, "filled": c is not None} for i, c in enumerate(row)],
+                    "count": sum(c is not None for c in row),
+                    "turns_left": None if left is None else left[s],
+                }
+            )
+        mine = me is not None and me == state["turn"]
+        drawn = card(state["drawn"]) if mine and state["drawn"] is not None else None
+        king = state["king"]
+        king_look = None
+        if mine and king is not None:
+            king_look = {"target": king["target"], "target_slot": king["target_slot"], "card": card(king["card"])}
+        timer = state["timer"]
+        phase = state["phase"]
+        return {
+            "seat": me,
+            "seat_count": n,
+            "dealer": state["dealer"],
+            "turn": state["turn"],
+            "turn_no": state["turn_no"],
+            "phase": phase,
+            "final_round": state["caller"] is not None,
+            "caller": state["caller"],
+            "discard_top": card(state["discard"][-1]) if state["discard"] else None,
+            "discard_count": len(state["discard"]),
+            "draw_count": len(state["draw"]),
+            "seats": seats,
+            "drawn": drawn,
+            "drawn_power": POWER_OF[state["drawn"]] if drawn is not None else None,
+            "king_look": king_look,
+            "turn_due_ms": None if timer is None else timer["due"],
+            "options": dict(state["options"]),
+            "revealed": state["revealed"],
+            "outcome": state["outcome"],
+            "finished": state["outcome"] is not None,
+        }
+
+    def redact(self, e: Event, seat: int | None) -> Event | None:
+        """The event as `seat` sees it; decided from the event alone (no state)."""
+        kind = e["kind"]
+        d = e["data"]
+        own = seat is not None and seat == e["seat"]
+        if kind == "dealt":
+            data = {k: v for k, v in d.items() if k not in ("slots", "draw")}
+            data["slots"] = [[dict(HIDDEN) for _ in row] for row in d["slots"]]
+            data["draw_count"] = len(d["draw"])
+            return {**e, "data": data}
+        if kind in ("peeked", "drawn", "replaced", "used"):
+            if own or "card" not in d and "seen" not in d:
+                return e
+            data = dict(d)
+            if kind == "used":
+                if "seen" in data:
+                    data["seen"] = dict(HIDDEN)
+            else:
+                data["card"] = dict(HIDDEN)
+            return {**e, "data": data}
+        if kind == "snap_wrong":
+            pen = d["penalty"]
+            if pen is None:
+                return e
+            return {**e, "data": {**d, "penalty": {"slot": pen["slot"], "card": dict(HIDDEN)}}}
+        if kind == "reshuffled":
+            return {**e, "data": {"draw_count": len(d["draw"])}}
+        return e
+
+    def outcome(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """None while the match runs; the placements once `finished` is folded."""
+        return state["outcome"]
+
+
+RULES = ZwickerRules()

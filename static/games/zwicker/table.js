@@ -1,0 +1,529 @@
+// Zwicker live table renderer: draws the whole table from a `view`, and uses the
+// redacted `events` only for transient feedback (a looked-at card shown for
+// `peek_ms`, what just happened in words). No framework and no HTML parsing: every
+// text goes through textContent because usernames are untrusted.
+
+const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
+const RED = new Set(["diamonds", "hearts"]);
+
+const STR = {
+  en: {
+    you: "you", seat: "Seat {0}", draw: "Draw", drawPile: "Draw pile", discardPile: "Discard pile",
+    take: "Take discard", replace: "Replace", discard: "Discard", use: "Use power", keep: "Keep",
+    swapHint: "Click one of your cards to swap it with the card you looked at, or keep.",
+    zwicker: "Zwicker!", snap: "Snap", cancel: "Cancel", yourTurn: "Your turn", turnOf: "{0}'s turn",
+    drawn: "Your card", finalRound: "Final round — {0} called Zwicker", turnsLeft: "last turn to play",
+    done: "done", timer: "{0} s left",
+    pickTake: "Click the card of yours that the discard replaces.",
+    pickReplace: "Click the card of yours that the drawn card replaces.",
+    pick_look_own: "Click one of your cards to look at it.",
+    pick_look_other: "Click an opponent's card to look at it.",
+    pick_blind_swap: "Click one of your cards and one opponent's card to swap them unseen.",
+    pick_king: "Click an opponent's card to look at it (then swap or keep).",
+    snapHint: "Select your cards that match the discard and press Snap (S).",
+    power_look_own: "7/8: look at one of your cards", power_look_other: "9/10: look at an opponent's card",
+    power_blind_swap: "J/Q: swap blindly", power_king: "Black King: look, then swap or keep",
+    ev_drawn: "{0} drew a card.", ev_took: "{0} took the {1} from the discard pile.",
+    ev_replaced: "{0} replaced a card; {1} goes up.", ev_discarded: "{0} discarded the {1}.",
+    ev_look_own: "{0} looked at one of their own cards.", ev_look_other: "{0} looked at a card of {1}.",
+    ev_blind_swap: "{0} swapped a card with {1}, unseen.", ev_king: "{0} looked at a card of {1} with a black King.",
+    ev_swapped: "{0} swapped with {1}.", ev_kept: "{0} kept their cards.",
+    ev_snapped: "{0} snapped {1}.", ev_wrong: "Wrong snap by {0}: {1} — a penalty card.",
+    ev_back: "{0} was slower than {1}: {2} taken back.", ev_called: "{0} called Zwicker! Everyone else plays once more.",
+    ev_reshuffled: "The discard pile was shuffled into a new draw pile.", ev_timeout: "{0}'s time ran out.",
+    ev_finished: "The cards are revealed.", youSaw: "You see: {0}",
+    scores: "Scores", place: "Place", player: "Player", total: "Total", cards: "Cards", caller: "called",
+    winner: "winner", spectator: "You are watching.", empty: "empty slot", faceDown: "face-down card",
+  },
+  de: {
+    you: "du", seat: "Platz {0}", draw: "Ziehen", drawPile: "Nachziehstapel", discardPile: "Ablagestapel",
+    take: "Ablage nehmen", replace: "Tauschen", discard: "Ablegen", use: "Kraft nutzen", keep: "Behalten",
+    swapHint: "Klicke eine deiner Karten, um sie mit der angesehenen zu tauschen, oder behalte.",
+    zwicker: "Zwicker!", snap: "Abwerfen!", cancel: "Abbrechen", yourTurn: "Du bist dran", turnOf: "{0} ist dran",
+    drawn: "Deine Karte", finalRound: "Letzte Runde — {0} hat Zwicker angesagt", turnsLeft: "letzter Zug offen",
+    done: "fertig", timer: "noch {0} s",
+    pickTake: "Klicke deine Karte, die die Ablagekarte ersetzt.",
+    pickReplace: "Klicke deine Karte, die die gezogene Karte ersetzt.",
+    pick_look_own: "Klicke eine deiner Karten, um sie anzusehen.",
+    pick_look_other: "Klicke eine Karte eines Gegners, um sie anzusehen.",
+    pick_blind_swap: "Klicke eine deiner Karten und eine gegnerische, um sie ungesehen zu tauschen.",
+    pick_king: "Klicke eine gegnerische Karte, um sie anzusehen (dann tauschen oder behalten).",
+    snapHint: "Wähle deine Karten, die zur Ablage passen, und drücke Abwerfen (S).",
+    power_look_own: "7/8: eigene Karte ansehen", power_look_other: "9/10: gegnerische Karte ansehen",
+    power_blind_swap: "B/D: blind tauschen", power_king: "Schwarzer König: ansehen, dann tauschen oder behalten",
+    ev_drawn: "{0} hat eine Karte gezogen.", ev_took: "{0} hat die {1} vom Ablagestapel genommen.",
+    ev_replaced: "{0} hat eine Karte getauscht; {1} liegt oben.", ev_discarded: "{0} hat die {1} abgelegt.",
+    ev_look_own: "{0} hat eine eigene Karte angesehen.", ev_look_other: "{0} hat eine Karte von {1} angesehen.",
+    ev_blind_swap: "{0} hat blind mit {1} getauscht.", ev_king: "{0} hat mit dem schwarzen König eine Karte von {1} angesehen.",
+    ev_swapped: "{0} hat mit {1} getauscht.", ev_kept: "{0} hat behalten.",
+    ev_snapped: "{0} hat {1} abgeworfen.", ev_wrong: "Falsch abgeworfen von {0}: {1} — eine Strafkarte.",
+    ev_back: "{0} war langsamer als {1}: {2} zurückgenommen.", ev_called: "{0} sagt Zwicker! Alle anderen spielen noch einmal.",
+    ev_reshuffled: "Der Ablagestapel wurde zum neuen Nachziehstapel gemischt.", ev_timeout: "Die Zeit von {0} ist abgelaufen.",
+    ev_finished: "Die Karten werden aufgedeckt.", youSaw: "Du siehst: {0}",
+    scores: "Wertung", place: "Platz", player: "Spieler", total: "Summe", cards: "Karten", caller: "angesagt",
+    winner: "Sieger", spectator: "Du schaust zu.", empty: "leerer Platz", faceDown: "verdeckte Karte",
+  },
+  fr: {
+    you: "vous", seat: "Place {0}", draw: "Piocher", drawPile: "Pioche", discardPile: "Défausse",
+    take: "Prendre la défausse", replace: "Remplacer", discard: "Défausser", use: "Utiliser le pouvoir", keep: "Garder",
+    swapHint: "Cliquez une de vos cartes pour l'échanger avec la carte regardée, ou gardez.",
+    zwicker: "Zwicker !", snap: "Jeter", cancel: "Annuler", yourTurn: "À vous", turnOf: "Au tour de {0}",
+    drawn: "Votre carte", finalRound: "Dernier tour — {0} a annoncé Zwicker", turnsLeft: "dernier tour à jouer",
+    done: "fini", timer: "{0} s restantes",
+    pickTake: "Cliquez votre carte que la défausse remplace.",
+    pickReplace: "Cliquez votre carte que la carte piochée remplace.",
+    pick_look_own: "Cliquez une de vos cartes pour la regarder.",
+    pick_look_other: "Cliquez une carte d'un adversaire pour la regarder.",
+    pick_blind_swap: "Cliquez une de vos cartes et une d'un adversaire pour les échanger sans les voir.",
+    pick_king: "Cliquez une carte d'un adversaire pour la regarder (puis échanger ou garder).",
+    snapHint: "Sélectionnez vos cartes identiques à la défausse et appuyez sur Jeter (S).",
+    power_look_own: "7/8 : regarder une de vos cartes", power_look_other: "9/10 : regarder une carte adverse",
+    power_blind_swap: "V/D : échange à l'aveugle", power_king: "Roi noir : regarder, puis échanger ou garder",
+    ev_drawn: "{0} a pioché une carte.", ev_took: "{0} a pris le {1} de la défausse.",
+    ev_replaced: "{0} a remplacé une carte ; {1} est défaussé.", ev_discarded: "{0} a défaussé le {1}.",
+    ev_look_own: "{0} a regardé une de ses cartes.", ev_look_other: "{0} a regardé une carte de {1}.",
+    ev_blind_swap: "{0} a échangé une carte avec {1}, sans la voir.", ev_king: "{0} a regardé une carte de {1} avec un roi noir.",
+    ev_swapped: "{0} a échangé avec {1}.", ev_kept: "{0} a gardé ses cartes.",
+    ev_snapped: "{0} a jeté {1}.", ev_wrong: "Mauvais jet de {0} : {1} — une carte de pénalité.",
+    ev_back: "{0} a été plus lent que {1} : {2} repris.", ev_called: "{0} annonce Zwicker ! Les autres jouent une dernière fois.",
+    ev_reshuffled: "La défausse a été mélangée en une nouvelle pioche.", ev_timeout: "Le temps de {0} est écoulé.",
+    ev_finished: "Les cartes sont révélées.", youSaw: "Vous voyez : {0}",
+    scores: "Scores", place: "Place", player: "Joueur", total: "Total", cards: "Cartes", caller: "a annoncé",
+    winner: "gagnant", spectator: "Vous regardez.", empty: "place vide", faceDown: "carte face cachée",
+  },
+};
+
+const RANK_LABEL = {
+  en: { J: "J", Q: "Q", K: "K", A: "A" },
+  de: { J: "B", Q: "D", K: "K", A: "A" },
+  fr: { J: "V", Q: "D", K: "R", A: "A" },
+};
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function isCard(c) {
+  return c && typeof c === "object" && Number.isInteger(c.id) && typeof c.rank === "string";
+}
+
+export function createRenderer(root, ctx) {
+  const lang = STR[ctx.lang] ? ctx.lang : "en";
+  const S = STR[lang];
+  const me = Number.isInteger(ctx.seat) ? ctx.seat : null;
+  const api = { update, destroy, players: ctx.players || [] };
+  let view = null;
+  let mode = null; // null | "take" | "replace" | "use" | "swap"
+  let picks = []; // [{seat, slot}] chosen in the current mode
+  const selected = new Set(); // own slots chosen for a snap
+  const reveals = new Map(); // "seat-slot" -> {card, until}
+  let messages = [];
+  let offset = null; // Date.now() - match time, learned from event t_ms
+  let revealTimer = null;
+  const ticker = setInterval(tick, 250);
+
+  root.classList.add("zw-root");
+  const board = h("div", { class: "zw-board" });
+  root.append(board);
+
+  function t(key, ...args) {
+    let s = S[key] ?? STR.en[key] ?? key;
+    args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
+    return s;
+  }
+
+  function who(seat) {
+    // Third person everywhere ("Anna (you) snapped …") keeps every language's grammar right.
+    const p = (api.players || []).find((x) => x.seat === seat);
+    const name = p ? p.username : t("seat", seat + 1);
+    return seat === me ? `${name} (${t("you")})` : name;
+  }
+
+  function cardName(c) {
+    if (!isCard(c)) return "?";
+    return `${RANK_LABEL[lang][c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
+  }
+
+  function cardFace(c, extra) {
+    const red = RED.has(c.suit);
+    const label = RANK_LABEL[lang][c.rank] || c.rank;
+    return h("div", { class: `zw-card zw-face ${red ? "zw-red" : "zw-black"} ${extra || ""}`, "data-rank": c.rank,
+      "data-suit": c.suit, "aria-label": cardName(c) },
+      h("span", { class: "zw-corner", text: `${label}${SUIT_SYMBOL[c.suit]}` }),
+      h("span", { class: "zw-pip", text: SUIT_SYMBOL[c.suit] }),
+      h("span", { class: "zw-corner zw-corner-b", text: `${label}${SUIT_SYMBOL[c.suit]}` }));
+  }
+
+  function cardBack(extra) {
+    return h("div", { class: `zw-card zw-back ${extra || ""}`, "aria-label": t("faceDown") });
+  }
+
+  // --- events: transient feedback only ---------------------------------------
+
+  function reveal(seat, slot, card) {
+    if (!isCard(card)) return;
+    const ms = (view && view.options && view.options.peek_ms) || 5000;
+    reveals.set(`${seat}-${slot}`, { card, until: Date.now() + ms });
+    scheduleReveal();
+  }
+
+  function forget(seat, slot) {
+    reveals.delete(`${seat}-${slot}`);
+  }
+
+  function scheduleReveal() {
+    if (revealTimer) clearTimeout(revealTimer);
+    let next = Infinity;
+    for (const r of reveals.values()) next = Math.min(next, r.until);
+    if (next < Infinity) revealTimer = setTimeout(() => { revealTimer = null; render(); }, Math.max(50, next - Date.now() + 20));
+  }
+
+  function say(text) {
+    messages = [...messages, text].slice(-6);
+  }
+
+  function onEvent(e) {
+    const d = e.data || {};
+    const name = who(e.seat);
+    switch (e.kind) {
+      case "peeked":
+        if (isCard(d.card)) reveal(d.target, d.slot, d.card);
+        break;
+      case "drawn":
+        if (e.seat !== me) say(t("ev_drawn", name));
+        break;
+      case "took_discard":
+        say(t("ev_took", name, cardName(d.card)));
+        reveal(e.seat, d.slot, d.card); // it was face up: everybody saw it go there
+        break;
+      case "replaced":
+        say(t("ev_replaced", name, cardName(d.old)));
+        forget(e.seat, d.slot);
+        if (isCard(d.card)) reveal(e.seat, d.slot, d.card);
+        break;
+      case "discarded":
+        say(t("ev_discarded", name, cardName(d.card)));
+        break;
+      case "used":
+        if (d.power === "look_own") say(t("ev_look_own", name));
+        else if (d.power === "look_other") say(t("ev_look_other", name, who(d.target)));
+        else if (d.power === "blind_swap") {
+          say(t("ev_blind_swap", name, who(d.target)));
+          forget(e.seat, d.slot);
+          forget(d.target, d.target_slot);
+        } else if (d.power === "king") say(t("ev_king", name, who(d.target)));
+        if (isCard(d.seen)) {
+          reveal(d.target, d.target_slot, d.seen);
+          say(t("youSaw", cardName(d.seen)));
+        }
+        break;
+      case "swapped":
+        say(t("ev_swapped", name, who(d.target)));
+        forget(e.seat, d.slot);
+        forget(d.target, d.target_slot);
+        break;
+      case "kept":
+        say(t("ev_kept", name));
+        break;
+      case "snapped":
+        say(t("ev_snapped", name, (d.cards || []).map(cardName).join(" ")));
+        (d.slots || []).forEach((s) => forget(e.seat, s));
+        break;
+      case "snap_wrong":
+        say(t("ev_wrong", name, (d.cards || []).map(cardName).join(" ")));
+        (d.slots || []).forEach((s, i) => reveal(e.seat, s, (d.cards || [])[i]));
+        break;
+      case "snap_taken_back":
+        say(t("ev_back", name, who(d.first), (d.cards || []).map(cardName).join(" ")));
+        (d.slots || []).forEach((s, i) => reveal(e.seat, s, (d.cards || [])[i]));
+        break;
+      case "called":
+        say(t("ev_called", name));
+        break;
+      case "reshuffled":
+        say(t("ev_reshuffled"));
+        break;
+      case "turn_timeout":
+        say(t("ev_timeout", name));
+        break;
+      case "finished":
+        say(t("ev_finished"));
+        break;
+      default:
+        break;
+    }
+  }
+
+  // --- actions ----------------------------------------------------------------
+
+  function canAct() {
+    return ctx.send && me !== null && view && !view.finished;
+  }
+
+  function myTurn() {
+    return canAct() && view.turn === me;
+  }
+
+  function send(action) {
+    if (!ctx.send) return;
+    ctx.send(action);
+    mode = null;
+    picks = [];
+    selected.clear();
+    render();
+  }
+
+  function setMode(next) {
+    mode = mode === next ? null : next;
+    picks = [];
+    render();
+  }
+
+  function clickSlot(seat, slot) {
+    if (!canAct()) return;
+    const own = seat === me;
+    if (mode === "take" && own) return send({ kind: "take_discard", slot });
+    if (mode === "replace" && own) return send({ kind: "replace", slot });
+    if (mode === "swap" && own) return send({ kind: "swap", slot });
+    if (mode === "use") {
+      const power = view.drawn_power;
+      if (power === "look_own" && own) return send({ kind: "use", slot });
+      if (power === "look_other" && !own) return send({ kind: "use", target: seat, slot });
+      if (power === "king" && !own) return send({ kind: "use", target: seat, target_slot: slot });
+      if (power === "blind_swap") {
+        picks = picks.filter((p) => (p.seat === me) !== own);
+        picks.push({ seat, slot });
+        const mine = picks.find((p) => p.seat === me);
+        const theirs = picks.find((p) => p.seat !== me);
+        if (mine && theirs) return send({ kind: "use", slot: mine.slot, target: theirs.seat, target_slot: theirs.slot });
+        return render();
+      }
+      return;
+    }
+    if (own) {
+      if (selected.has(slot)) selected.delete(slot);
+      else selected.add(slot);
+      render();
+    }
+  }
+
+  function snap() {
+    if (!canAct() || selected.size === 0) return;
+    send({ kind: "snap", slots: [...selected].sort((a, b) => a - b) });
+  }
+
+  function onKey(ev) {
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || !canAct()) return;
+    const key = ev.key.toLowerCase();
+    const phase = view.phase;
+    let handled = true;
+    if (key === "s" || key === " ") snap();
+    else if (key === "escape") { mode = null; picks = []; selected.clear(); render(); }
+    else if (/^[1-9]$/.test(key)) clickSlot(me, Number(key) - 1);
+    else if (myTurn() && phase === "turn" && key === "d") send({ kind: "draw" });
+    else if (myTurn() && phase === "turn" && key === "t") setMode("take");
+    else if (myTurn() && phase === "turn" && key === "z" && view.caller === null) send({ kind: "zwicker" });
+    else if (myTurn() && phase === "drawn" && key === "r") setMode("replace");
+    else if (myTurn() && phase === "drawn" && key === "x") send({ kind: "discard" });
+    else if (myTurn() && phase === "drawn" && key === "u" && view.drawn_power) setMode("use");
+    else if (myTurn() && phase === "king" && key === "k") send({ kind: "keep" });
+    else handled = false;
+    if (handled) ev.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
+  // --- drawing -----------------------------------------------------------------
+
+  function remainingMs() {
+    if (!view || view.turn_due_ms === null || view.turn_due_ms === undefined || view.finished) return null;
+    if (offset === null) offset = Date.now() - (view.turn_due_ms - view.options.turn_seconds * 1000);
+    return Math.max(0, view.turn_due_ms - (Date.now() - offset));
+  }
+
+  function tick() {
+    const box = board.querySelector("[data-testid='turn-timer']");
+    if (!box) return;
+    const left = remainingMs();
+    if (left === null) return;
+    const total = view.options.turn_seconds * 1000;
+    box.querySelector(".zw-timer-text").textContent = t("timer", Math.ceil(left / 1000));
+    box.querySelector(".zw-timer-bar").style.width = `${Math.round((100 * left) / total)}%`;
+    box.classList.toggle("zw-urgent", left < 10000);
+  }
+
+  function slotNode(seat, info, revealed) {
+    const testid = `slot-${seat}-${info.slot}`;
+    const key = `${seat}-${info.slot}`;
+    const classes = ["zw-slot"];
+    if (seat === me && selected.has(info.slot)) classes.push("zw-selected");
+    if (picks.some((p) => p.seat === seat && p.slot === info.slot)) classes.push("zw-picked");
+    if (view.king_look && view.king_look.target === seat && view.king_look.target_slot === info.slot) classes.push("zw-looked");
+    let inner;
+    if (!info.filled) {
+      inner = h("div", { class: "zw-card zw-empty", "aria-label": t("empty") });
+    } else if (revealed && isCard(revealed[info.slot])) {
+      inner = cardFace(revealed[info.slot]);
+    } else if (view.king_look && view.king_look.target === seat && view.king_look.target_slot === info.slot) {
+      inner = cardFace(view.king_look.card, "zw-peek");
+    } else {
+      const r = reveals.get(key);
+      inner = r && r.until > Date.now() ? cardFace(r.card, "zw-peek") : cardBack();
+    }
+    const clickable = canAct() && info.filled;
+    return h("button", { class: classes.join(" "), "data-testid": testid, type: "button", disabled: !clickable,
+      "aria-pressed": seat === me ? String(selected.has(info.slot)) : null, title: `${info.slot + 1}`,
+      onclick: () => clickSlot(seat, info.slot) }, inner, h("span", { class: "zw-slot-no", text: String(info.slot + 1) }));
+  }
+
+  function seatNode(info) {
+    const seat = info.seat;
+    const revealed = view.revealed ? view.revealed.slots[seat] : null;
+    const classes = ["zw-seat"];
+    if (seat === me) classes.push("zw-me");
+    if (view.turn === seat && !view.finished) classes.push("zw-active");
+    const head = h("div", { class: "zw-seat-head" },
+      h("span", { class: "zw-name", text: who(seat) }),
+      view.turn === seat && !view.finished ? h("span", { class: "zw-badge zw-turn-badge", text: "▶" }) : null,
+      view.caller === seat ? h("span", { class: "zw-badge zw-caller-badge", text: `✋ ${t("caller")}` }) : null,
+      info.turns_left === 1 && !view.finished ? h("span", { class: "zw-badge", text: t("turnsLeft") }) : null,
+      view.revealed ? h("span", { class: "zw-badge zw-total", text: `Σ ${view.revealed.totals[seat]}` }) : null);
+    const grid = h("div", { class: "zw-grid" }, ...info.slots.map((s) => slotNode(seat, s, revealed)));
+    return h("section", { class: classes.join(" "), "data-testid": `seat-${seat}` }, head, grid);
+  }
+
+  function centreNode() {
+    const top = view.discard_top;
+    const drawPile = h("div", { class: "zw-pile", "data-testid": "draw-pile" },
+      view.draw_count > 0 ? cardBack("zw-pile-card") : h("div", { class: "zw-card zw-empty" }),
+      h("span", { class: "zw-count", text: `${t("drawPile")}: ${view.draw_count}` }));
+    const discard = h("div", { class: "zw-pile", "data-testid": "discard" },
+      isCard(top) ? cardFace(top, "zw-pile-card") : h("div", { class: "zw-card zw-empty" }),
+      h("span", { class: "zw-count", text: `${t("discardPile")}: ${view.discard_count}` }));
+    const parts = [drawPile, discard];
+    if (isCard(view.drawn)) {
+      parts.push(h("div", { class: "zw-pile zw-drawn", "data-testid": "drawn-card" }, cardFace(view.drawn),
+        h("span", { class: "zw-count", text: t("drawn") }),
+        view.drawn_power ? h("span", { class: "zw-power", text: t(`power_${view.drawn_power}`) }) : null));
+    }
+    return h("div", { class: "zw-centre" }, ...parts);
+  }
+
+  function controlsNode() {
+    if (!canAct()) return ctx.send ? null : h("p", { class: "zw-hint", text: t("spectator") });
+    const box = h("div", { class: "zw-controls" });
+    const btn = (testid, label, onclick, extra) =>
+      h("button", { type: "button", "data-testid": testid, class: `zw-btn ${extra || ""}`, onclick, text: label });
+    if (myTurn()) {
+      if (view.phase === "turn") {
+        box.append(btn("draw", `${t("draw")} (D)`, () => send({ kind: "draw" })));
+        box.append(btn("take-discard", `${t("take")} (T)`, () => setMode("take"), mode === "take" ? "zw-on" : ""));
+        if (view.caller === null) box.append(btn("zwicker", `${t("zwicker")} (Z)`, () => send({ kind: "zwicker" }), "zw-call"));
+      } else if (view.phase === "drawn") {
+        box.append(btn("replace", `${t("replace")} (R)`, () => setMode("replace"), mode === "replace" ? "zw-on" : ""));
+        box.append(btn("discard-drawn", `${t("discard")} (X)`, () => send({ kind: "discard" })));
+        if (view.drawn_power) box.append(btn("use", `${t("use")} (U)`, () => setMode("use"), mode === "use" ? "zw-on" : ""));
+      } else if (view.phase === "king") {
+        box.append(btn("keep", `${t("keep")} (K)`, () => send({ kind: "keep" })));
+      }
+    }
+    box.append(btn("snap", `${t("snap")} (S)`, snap, selected.size ? "zw-snap zw-on" : "zw-snap"));
+    if (mode || selected.size) box.append(btn("cancel", `${t("cancel")} (Esc)`, () => { mode = null; picks = []; selected.clear(); render(); }));
+    let hint = t("snapHint");
+    if (mode === "take") hint = t("pickTake");
+    else if (mode === "replace") hint = t("pickReplace");
+    else if (mode === "use" && view.drawn_power) hint = t(`pick_${view.drawn_power}`);
+    else if (mode === "swap") hint = t("swapHint");
+    return h("div", {}, box, h("p", { class: "zw-hint", "data-testid": "hint", text: hint }));
+  }
+
+  function statusNode() {
+    const parts = [];
+    if (view.final_round && !view.finished) {
+      parts.push(h("div", { class: "zw-final", "data-testid": "final-round", text: `⚑ ${t("finalRound", who(view.caller))}` }));
+    }
+    if (!view.finished) {
+      parts.push(h("div", { class: `zw-turn ${view.turn === me ? "zw-mine" : ""}`, "data-testid": "turn",
+        text: view.turn === me ? t("yourTurn") : t("turnOf", who(view.turn)) }));
+      parts.push(h("div", { class: "zw-timer", "data-testid": "turn-timer" },
+        h("div", { class: "zw-timer-track" }, h("div", { class: "zw-timer-bar" })), h("span", { class: "zw-timer-text" })));
+    }
+    return h("div", { class: "zw-status" }, ...parts);
+  }
+
+  function scoreNode() {
+    if (!view.revealed || !view.outcome) return null;
+    const winners = new Set(view.outcome.winners);
+    const rows = [...view.outcome.placements].sort((a, b) => a.place - b.place || a.seat - b.seat).map((p) =>
+      h("tr", { class: winners.has(p.seat) ? "zw-win" : "", "data-testid": `score-${p.seat}` },
+        h("td", { text: `${p.place}${winners.has(p.seat) ? " ★" : ""}` }),
+        h("td", { text: `${who(p.seat)}${p.seat === view.caller ? ` (✋ ${t("caller")})` : ""}` }),
+        h("td", { class: "zw-cards-cell", text: (view.revealed.slots[p.seat] || []).filter(isCard).map(cardName).join(" ") }),
+        h("td", { class: "zw-num", text: String(view.revealed.totals[p.seat]) })));
+    return h("section", { class: "zw-scores" },
+      h("h3", { text: t("scores") }),
+      h("table", { "data-testid": "score-table" },
+        h("thead", {}, h("tr", {}, h("th", { text: t("place") }), h("th", { text: t("player") }),
+          h("th", { text: t("cards") }), h("th", { text: t("total") }))),
+        h("tbody", {}, ...rows)));
+  }
+
+  function render() {
+    if (!view) return;
+    if (mode === "swap" && view.phase !== "king") mode = null;
+    if (mode && !myTurn()) { mode = null; picks = []; }
+    if (myTurn() && view.phase === "king") mode = "swap";
+    for (const slot of [...selected]) {
+      const mine = view.seats[me];
+      if (!mine || !mine.slots[slot] || !mine.slots[slot].filled) selected.delete(slot);
+    }
+    const others = view.seats.filter((s) => s.seat !== me);
+    const mine = me !== null ? view.seats.find((s) => s.seat === me) : null;
+    const log = h("ul", { class: "zw-log", "data-testid": "message-log", "aria-live": "polite" },
+      ...messages.map((m) => h("li", { text: m })));
+    board.replaceChildren(
+      statusNode(),
+      h("div", { class: "zw-opponents" }, ...others.map(seatNode)),
+      centreNode(),
+      mine ? seatNode(mine) : null,
+      controlsNode(),
+      scoreNode(),
+      log,
+    );
+    tick();
+  }
+
+  function update(nextView, events) {
+    const evs = Array.isArray(events) ? events : [];
+    if (evs.length) {
+      const latest = Math.max(...evs.map((e) => (Number.isFinite(e.t_ms) ? e.t_ms : 0)));
+      offset = Date.now() - latest;
+    }
+    view = nextView;
+    for (const e of evs) if (e && e.kind) onEvent(e);
+    render();
+  }
+
+  function destroy() {
+    document.removeEventListener("keydown", onKey);
+    clearInterval(ticker);
+    if (revealTimer) clearTimeout(revealTimer);
+    root.replaceChildren();
+    root.classList.remove("zw-root");
+  }
+
+  return api;
+}

@@ -1,0 +1,41 @@
+"""The live table module and the rules help: present, valid, complete in three languages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from games.zwicker.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[3]
+JS = ROOT / "static" / "games" / "zwicker" / "table.js"
+HELP = {lang: ROOT / "templates" / "games" / "zwicker" / f"help_{lang}.html" for lang in ("en", "de", "fr")}
+
+
+@pytest.mark.parametrize("lang", sorted(HELP))
+def test_help_names_every_option_and_decision(lang: str) -> None:
+    text = HELP[lang].read_text(encoding="utf-8")
+    assert "<html" not in text and "{%" not in text and "{{" not in text
+    for name, option in RULES.options.items():
+        if not option.internal:
+            assert name in text, f"{lang}: option {name} missing"
+            assert str(option.default) in text
+    assert text.count("[D]") >= 11  # the rules page's five and this module's player-facing ones
+    assert "zwicker-card" in text  # small pictures of the cards
+
+
+def test_renderer_is_valid_and_translated() -> None:
+    source = JS.read_text(encoding="utf-8")
+    assert "export function createRenderer(root, ctx)" in source
+    assert "innerHTML" not in source
+    blocks = re.findall(r"^  (en|de|fr): \{(.*?)^  \},", source, flags=re.S | re.M)
+    keys = {lang: set(re.findall(r"(\w+): \"", body)) for lang, body in blocks}
+    assert set(keys) == {"en", "de", "fr"} and keys["en"] == keys["de"] == keys["fr"]
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    subprocess.run([node, "--check", str(JS)], check=True)
