@@ -488,3 +488,50 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
     broadcast.chat(table_id, {"user": user.username, "text": text, "at": message.created_at.isoformat()})
     return message
+
+
+# --- organised tables (tournaments) -------------------------------------------------
+
+
+def table_create_for(
+    *,
+    organiser: User,
+    game: str,
+    players: list[tuple[User | None, str]],
+    options: dict[str, Any] | None = None,
+    ranked: bool = False,
+    seed: str | None = None,
+    start: bool = True,
+) -> Table:
+    """A table whose seats are given: `(user, "")` for a person, `(None, level)` for a bot.
+
+    The organiser hosts without sitting. With `start` the match begins at
+    once; `seed` gives several tables the same deal (duplicate tournaments).
+    """
+    table = table_create(host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False)
+    with transaction.atomic():
+        for number, (person, level) in enumerate(players):
+            if person is None:
+                Seat.objects.create(table=table, seat=number, user=bot_user(slug=game, level=level or "normal"), bot_level=level or "normal")
+            else:
+                Seat.objects.create(table=table, seat=number, user=person)
+    broadcast.table_changed(table.pk)
+    if start:
+        table_start(table_id=table.pk, by=organiser, seed=seed)
+    return table
+
+
+def seat_hand_to_bot(*, table_id: int, seat: int) -> None:
+    """A normal bot plays this seat from now on, until its player connects (a no-show)."""
+    with transaction.atomic():
+        s = Seat.objects.select_for_update().select_related("table").filter(table_id=table_id, seat=seat).first()
+        if s is None:
+            raise errors.not_found(f"seat {seat} is empty")
+        if s.is_bot or s.zombie:
+            return
+        s.zombie = True
+        s.save(update_fields=["zombie"])
+        match = s.table.current_match
+    broadcast.table_changed(table_id)
+    if match is not None and match.status == Match.Status.LIVE:
+        schedule("games.plan_bots", (match.pk, match.seq), 0)

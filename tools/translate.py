@@ -15,6 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 T: dict[str, tuple[str, str]] = {
+    "Leaderboards": ("Bestenlisten", "Classements"),
+    "Tournaments": ("Turniere", "Tournois"),
     "Username": ("Benutzername", "Nom d'utilisateur"),
     "Email (optional)": ("E-Mail (freiwillig)", "E-mail (facultatif)"),
     "Password": ("Passwort", "Mot de passe"),
@@ -108,6 +110,18 @@ T: dict[str, tuple[str, str]] = {
 }
 
 
+def _load_extra() -> None:
+    """Features keep their strings in tools/translations/<feature>.py (a dict `T` like the one above)."""
+    import importlib.util
+
+    for f in sorted((ROOT / "tools" / "translations").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"translations_{f.stem}", f)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        T.update(module.T)
+
+
 def fill(path: Path, index: int) -> list[str]:
     text = path.read_text(encoding="utf-8")
     missing: list[str] = []
@@ -129,6 +143,7 @@ def fill(path: Path, index: int) -> list[str]:
 
 
 def main() -> int:
+    _load_extra()
     missing: set[str] = set()
     for lang, index in (("de", 0), ("fr", 1)):
         po = ROOT / "locale" / lang / "LC_MESSAGES" / "django.po"

@@ -1,0 +1,3 @@
+"""URL patterns (filled by its feature)."""
+
+urlpatterns: list = []
