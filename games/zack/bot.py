@@ -1,0 +1,200 @@
+"""A ZACK! bot that plays like a person at the table: from the box alone.
+
+It sees only its seat's view and redacted history (everything in ZACK! that
+is visible is public). From the history since the box was last emptied it
+replays the box card by card, as a player watching the table does, to know
+whose turn it is and which of the top cards were thrown out of turn. Then:
+
+- on its turn it throws (or, with an empty pile, throws its colour card) after
+  a human reaction time drawn around the level's median;
+- it challenges a player who is slow, waiting noticeably longer than its own
+  reaction (and never a protected beginner inside the grace window);
+- it challenges out-of-turn throws and colour-card errors it notices among the
+  top four cards (noticing is a dice roll per card, better at higher levels);
+- it sometimes misreads the box and believes the turn is someone else's;
+- after its own `stop_choose` it chooses its own colour (throwing is how one
+  empties a pile); an easy bot sometimes picks at random.
+
+Random choices are drawn from a generator seeded by the stimulus (seat, seq),
+so re-planning after every event keeps the same reaction to the same stimulus
+instead of re-rolling it: a bot is not starved, and not sped up, by others'
+moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from games.engine import BotContext, BotMove
+from games.zack.rules import turn_after
+
+MEDIAN_MS = {"easy": 900, "normal": 600, "hard": 380}
+SIGMA = 0.35  # lognormal spread of one reaction
+MISREAD = {"easy": 0.07, "normal": 0.03, "hard": 0.01}
+NOTICE = {"easy": 0.45, "normal": 0.7, "hard": 0.9}
+PATIENCE = {"easy": (1.5, 1200), "normal": (1.5, 1000), "hard": (1.5, 800)}  # reaction * a + b before "too slow"
+
+
+def _rng(seat: int, seq: int, salt: int) -> random.Random:
+    return random.Random((seq * 64 + seat) * 16 + salt)
+
+
+def _reaction(level: str, seat: int, seq: int, salt: int) -> int:
+    r = _rng(seat, seq, salt)
+    g = min(3.0, max(-2.0, r.gauss(0.0, 1.0)))  # nobody reacts in no time, nor dozes off for ever
+    return int(MEDIAN_MS.get(level, 600) * math.exp(SIGMA * g))
+
+
+class _Table:
+    """What a watching player has worked out about the current box."""
+
+    def __init__(self) -> None:
+        self.turn: int | None = None
+        self.turn_seq = 0
+        self.turn_t = 0
+        self.waiting: int | None = None
+        self.errors: list[tuple[int, int, int]] = []  # (thrower, seq, t_ms) of wrong cards, box order
+        self.box_size = 0
+        self.entries: list[tuple[int, bool, int, int]] = []  # (thrower, error, seq, t_ms) per box entry
+
+
+def read_table(view: dict[str, Any], history: list[dict[str, Any]]) -> _Table:
+    """Replay the public events since the box was last emptied."""
+    seats = view["seats"]
+    n = len(seats)
+    colours = [s["colour"] for s in seats]
+    start = None
+    for i in range(len(history) - 1, -1, -1):
+        e = history[i]
+        kind = e.get("kind")
+        if kind == "colours_passed":
+            before = e.get("data", {}).get("before")
+            if isinstance(before, list) and len(before) == n:
+                colours = list(before)
+        elif kind in ("challenged", "dealt"):
+            start = i
+            break
+    tab = _Table()
+    if start is None:
+        return _fallback(view, tab, n)
+    head = history[start]
+    data = head.get("data", {})
+    tab.turn = data.get("next") if head["kind"] == "challenged" else data.get("first", (view["dealer"] + 1) % n)
+    tab.turn_seq = head.get("seq", 0)
+    tab.turn_t = head.get("t_ms", 0)
+    box: list[dict[str, Any]] = []
+    lr = False
+    for e in history[start + 1 :]:
+        kind = e.get("kind")
+        if kind == "thrown":
+            card = e["data"]["card"]
+            t = e["seat"]
+            face = card["face"]
+            nxt = turn_after(card, box, t, n, colours, lr != (face == "stop_lr"))
+            tab.entries.append((t, t != tab.turn, e["seq"], e["t_ms"]))
+            box.append({"card": card, "seat": t})
+            if face == "stop_lr":
+                lr = not lr
+            tab.turn, tab.turn_seq, tab.turn_t = nxt, e["seq"], e["t_ms"]
+            tab.waiting = t if nxt is None else None
+        elif kind == "colours_passed":
+            colours = list(e["data"]["colours"])
+        elif kind == "chosen":
+            tab.turn, tab.turn_seq, tab.turn_t = e["data"]["target_seat"], e["seq"], e["t_ms"]
+            tab.waiting = None
+        elif kind == "colour_thrown" and not e["data"].get("win"):
+            tab.entries.append((e["seat"], True, e["seq"], e["t_ms"]))
+            box.append({"colour_card": e["data"]["colour"], "seat": e["seat"]})
+    if len(box) != len(view["box"]):  # an incomplete history: trust the view's box only
+        return _fallback(view, _Table(), n)
+    return tab
+
+
+def _fallback(view: dict[str, Any], tab: _Table, n: int) -> _Table:
+    """Without a usable history: read the top card of the box, flags unknown."""
+    box = view["box"]
+    colours = [s["colour"] for s in view["seats"]]
+    tab.waiting = view.get("waiting_choice")
+    top = len(box) - 1
+    while top >= 0 and "card" not in box[top]:
+        top -= 1
+    if top >= 0 and tab.waiting is None:
+        card = box[top]["card"]
+        if card["face"] != "stop_choose":
+            tab.turn = turn_after(card, box[:top], box[top]["seat"], n, colours, bool(view.get("lr_swapped")))
+    tab.entries = [(e["seat"], "colour_card" in e, 0, 0) for e in box]
+    return tab
+
+
+class ZackBot:
+    """See the module docstring; levels "easy", "normal", "hard"."""
+
+    def choose(self, ctx: BotContext, rng: random.Random) -> BotMove | None:
+        view = ctx.view
+        if view.get("finished"):
+            return None
+        me = ctx.seat
+        level = ctx.level if ctx.level in MEDIAN_MS else "normal"
+        seats = view["seats"]
+        n = len(seats)
+        tab = read_table(view, ctx.history)
+        if not tab.turn_seq and not tab.turn_t:
+            tab.turn_t = ctx.now_ms
+        waiting = view.get("waiting_choice")
+        if waiting is not None:
+            if waiting != me:
+                return None  # the game stands still: everything would be returned
+            r = _rng(me, tab.turn_seq, 7)
+            colour = seats[me]["colour"]
+            if level == "easy" and r.random() < 0.4:
+                colour = r.choice(seats)["colour"]
+            return BotMove(tab.turn_t + _reaction(level, me, tab.turn_seq, 2), {"kind": "choose", "colour": colour})
+        settle = view.get("settle_until_ms") or 0
+        pause = view.get("paused_until_ms") or 0
+        believed = tab.turn
+        r = _rng(me, tab.turn_seq, 1)
+        if believed is not None and r.random() < MISREAD[level]:
+            believed = r.choice([s for s in range(n) if s != believed])
+        plans: list[BotMove] = []
+        react = _reaction(level, me, tab.turn_seq, 3)
+        jitter = 30 + int(r.random() * 120)
+        # A card of ours that came back (pause, settling): look again before retrying.
+        for e in reversed(ctx.history):
+            if e.get("seq", 0) <= tab.turn_seq:
+                break
+            if e.get("kind") == "returned" and e.get("seat") == me:
+                settle = max(settle, e["t_ms"] + react - jitter)
+                break
+        if believed == me:
+            at = max(tab.turn_t + react, settle + jitter)
+            if seats[me]["pile"] > 0:
+                plans.append(BotMove(at, {"kind": "throw"}))
+            elif not seats[me]["colour_card_in_box"]:
+                plans.append(BotMove(at, {"kind": "colour"}))
+        elif believed is not None:
+            a, b = PATIENCE[level]
+            at = max(tab.turn_t + int(react * a) + b, settle + jitter, pause + jitter)
+            plans.append(self._challenge(view, believed, at, tab))
+        for thrower, error, seq, t_ms in tab.entries[-4:]:
+            if not error or thrower == me or not seq:
+                continue
+            if _rng(me, seq, 4).random() >= NOTICE[level]:
+                continue
+            at = max(t_ms + int(_reaction(level, me, seq, 5) * 1.3), settle + jitter, pause + jitter)
+            plans.append(self._challenge(view, thrower, at, tab))
+        if not plans:
+            return None
+        return min(plans, key=lambda m: m.at_ms)
+
+    @staticmethod
+    def _challenge(view: dict[str, Any], target: int, at: int, tab: _Table) -> BotMove:
+        """A challenge, kept out of a protected beginner's grace window whatever its ground."""
+        opts = view["options"]
+        if opts.get("protect_beginners") and target in opts.get("beginners", ()):
+            at = max(at, tab.turn_t + int(opts.get("grace_ms", 0)) + 100)
+        return BotMove(at, {"kind": "challenge", "target": view["seats"][target]["colour"]})
+
+
+BOT = ZackBot()

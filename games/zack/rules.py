@@ -1,0 +1,566 @@
+"""ZACK! as pure rules: the server is "the box", and the box is always right.
+
+Everything follows /work/shared/rules/zack.md (the digital rules page) and,
+where that page is silent, the seed rulebook. Decisions taken here beyond the
+rules page are marked [D] and listed in the players' help pages too:
+
+- [D] Box order when a player takes the box: the box's bottom card goes under
+  the pile first, so the box's top card ends up at the very bottom.
+- [D] `nochmal` searching beneath itself skips `nochmal` cards, Stop cards and
+  colour cards; `zurueck` looks for the nearest ZACK! card beneath it that is
+  not a Stop card (colour cards are never ZACK! cards). This is the reading in
+  which "only Stop cards beneath -> the thrower throws again" holds for both.
+- [D] During a Stop pause only the player whose turn it is may throw (for
+  `stop_swap`/`stop_lr` the thrower, for `stop_choose` the chosen player);
+  that throw ends the pause. Everybody else's ZACK! cards and colour cards are
+  returned, and so are challenges (the game stands still).
+- [D] While a `stop_choose` waits for its choice, every throw, colour card
+  and challenge is returned.
+- [D] During the settling window (`settle_ms` after a challenge) every throw,
+  colour card and challenge is returned, the restarting player's included.
+- [D] A colour card that already lies in the box (thrown in error) cannot be
+  thrown again until a challenge empties the box: RuleError `no_colour_card`.
+  Colour cards belong to the colour, so after `stop_swap` the new holder of a
+  colour whose card lies in the box is the one who lacks it.
+- [D] Beginner protection refuses (RuleError `grace`) only a challenge whose
+  sole ground would be "too slow"; a wrong-turn challenge is always allowed.
+- [D] A challenge with both grounds reports `reason: wrong_turn`.
+- [D] The `finished` event reveals every pile, the final box with its
+  out-of-turn flags, and each seat's count of out-of-turn throws.
+- [D] Placements: winner first, then fewest cards, equal counts sharing a
+  place (competition ranking: 1, 2, 2, 4).
+
+The rules page's own [D] decisions (the 72-card composition, the `nochmal`
+cases, the settling window, beginner grace, the `choose` timer picking the
+thrower's colour, the `stop_lr` thrower going on) are implemented as written.
+
+Beyond the page's event list: `thrown` also carries `next` (hidden like
+`out_of_turn`/`expected` until the end), `at` and `paused_until_ms`;
+`challenged` carries `at` and `settle_until_ms`; `colours_passed` carries
+`before`. The view adds `settle_until_ms`, `choose_due_ms`, `winner`,
+`out_of_turn` (per-seat counts, at the end only) and per seat
+`colour_card_in_box`; after the end also each pile's cards and the box's flags.
+State keeps piles as card ids (codes in `cards`), so copying it stays cheap.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Action, Event, Option, RuleError, State, event, resolve_options, timer_event
+
+COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green", "orange", "purple")
+
+# The deck composition, the one place it is written down: (face, copies).
+# Circles are per colour; Stop cards only with option `stop_cards`;
+# `nochmal`/`zurueck` leave with option `beginner_deck`.
+CIRCLES_PER_COLOUR = 6
+ACTION_CARDS: tuple[tuple[str, int], ...] = (
+    ("links", 6),
+    ("rechts", 6),
+    ("links2", 4),
+    ("rechts2", 4),
+    ("nochmal", 5),
+    ("zurueck", 5),
+)
+STOP_CARDS: tuple[tuple[str, int], ...] = (("stop_choose", 2), ("stop_swap", 2), ("stop_lr", 2))
+BEGINNER_REMOVED = frozenset({"nochmal", "zurueck"})
+STOP_FACES = frozenset(face for face, _ in STOP_CARDS)
+NOCHMAL_SKIPS = STOP_FACES | {"nochmal"}
+LR_STEP = {"links": 1, "links2": 2, "rechts": -1, "rechts2": -2}
+
+
+def full_deck() -> list[dict[str, Any]]:
+    """All 72 cards with stable ids (id order = composition order)."""
+    cards: list[dict[str, Any]] = []
+    for colour in COLOURS:
+        for _ in range(CIRCLES_PER_COLOUR):
+            cards.append({"id": len(cards), "face": "circle", "colour": colour})
+    for face, copies in (*ACTION_CARDS, *STOP_CARDS):
+        for _ in range(copies):
+            cards.append({"id": len(cards), "face": face})
+    return cards
+
+
+def deck_for(seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cards of one match: circles of absent colours and optional faces removed."""
+    present = set(COLOURS[:seats])
+    out = []
+    for card in full_deck():
+        face = card["face"]
+        if face == "circle" and card["colour"] not in present:
+            continue
+        if face in STOP_FACES and not options["stop_cards"]:
+            continue
+        if face in BEGINNER_REMOVED and options["beginner_deck"]:
+            continue
+        out.append(card)
+    return out
+
+
+# --- reading the box (shared with the bot: it is public knowledge) ----------------
+
+
+def card_effect(
+    card: dict[str, Any], box: list[dict[str, Any]], i: int, t: int, n: int, colours: list[str], swapped: bool
+) -> int:
+    """Who throws after `card`, lying at position `i` of `box` (box[:i] beneath it), thrown by `t`.
+
+    Stop cards are handled by `turn_after`; here only ordinary faces.
+    """
+    face = card["face"]
+    if face == "circle":
+        return colours.index(card["colour"])
+    step = LR_STEP.get(face)
+    if step is not None:
+        return (t - step if swapped else t + step) % n
+    if face == "zurueck":
+        j = i - 1
+        while j >= 0:
+            below = box[j].get("card")
+            if below is not None and below["face"] not in STOP_FACES:
+                return box[j]["seat"]
+            j -= 1
+        return t
+    # nochmal: repeat the nearest suitable card beneath, as if it lay here, thrown by t.
+    j = i - 1
+    while j >= 0:
+        below = box[j].get("card")
+        if below is not None and below["face"] not in NOCHMAL_SKIPS:
+            return card_effect(below, box, i, t, n, colours, swapped)
+        j -= 1
+    return t
+
+
+def turn_after(card: dict[str, Any], box: list[dict[str, Any]], t: int, n: int, colours: list[str], swapped: bool) -> int | None:
+    """Whose turn it is once `card`, thrown by `t`, lands on `box` (None: a choice is awaited).
+
+    `swapped` is the left/right exchange in force with `card` in the box.
+    """
+    face = card["face"]
+    if face == "stop_choose":
+        return None
+    if face in STOP_FACES:
+        return t
+    return card_effect(card, box, len(box), t, n, colours, swapped)
+
+
+def lr_parity(box: list[dict[str, Any]]) -> bool:
+    """True while an odd number of `stop_lr` cards lie in the box."""
+    count = 0
+    for entry in box:
+        card = entry.get("card")
+        if card is not None and card["face"] == "stop_lr":
+            count += 1
+    return count % 2 == 1
+
+
+# --- the rules ------------------------------------------------------------------
+
+
+def card_code(card: dict[str, Any]) -> str:
+    """A card's face in one string (a circle by its colour): cheap to keep and copy in state."""
+    return card["colour"] if card["face"] == "circle" else card["face"]
+
+
+def decode(cid: int, code: str) -> dict[str, Any]:
+    """The message form of card `cid` from its code."""
+    if code in COLOURS:
+        return {"id": cid, "face": "circle", "colour": code}
+    return {"id": cid, "face": code}
+
+
+class ZackRules:
+    """The pure ZACK! rules object (see ARCHITECTURE.md, "The rules interface")."""
+
+    slug = "zack"
+    name = "ZACK!"
+    min_seats = 3
+    max_seats = 6
+    teams = False
+    options: dict[str, Option] = {
+        "stop_cards": Option("bool", False, "Play with the 6 Stop cards (advanced rules)."),
+        "beginner_deck": Option("bool", False, "Remove the Nochmal and Zurück cards."),
+        "show_turn": Option("bool", False, "Show whose turn it is (training)."),
+        "protect_beginners": Option("bool", True, "Beginners cannot be challenged as too slow during grace_ms."),
+        "beginners": Option("seats", [], "Seats protected as beginners (set by the platform).", internal=True),
+        "grace_ms": Option("int", 2000, "Beginner protection window (ms).", minimum=0, maximum=30_000),
+        "settle_ms": Option("int", 400, "Window after a challenge in which cards are returned (ms).", minimum=0, maximum=5_000),
+        "stop_pause_ms": Option("int", 1500, "Pause after a Stop card (ms).", minimum=0, maximum=10_000),
+        "choose_seconds": Option("int", 10, "Time to choose a colour after Farbe wählen (s).", minimum=1, maximum=120),
+        "series": Option("bool", False, "Play a series: first to two wins, the dealer moving left."),
+        "dealer": Option("int", -1, "Dealer seat (-1: the last seat).", minimum=-1, maximum=5, internal=True),
+    }
+
+    # --- setup ------------------------------------------------------------------
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        """Shuffle the match's deck and deal it one by one from the dealer's left."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise RuleError("bad_option", f"ZACK! needs {self.min_seats} to {self.max_seats} seats")
+        opts = resolve_options(self.options, options, seats)
+        if opts["dealer"] >= seats:
+            raise RuleError("bad_option", f"option dealer must be below {seats}")
+        dealer = seats - 1 if opts["dealer"] == -1 else opts["dealer"]
+        opts["dealer"] = dealer
+        cards = deck_for(seats, opts)
+        rng.shuffle(cards)
+        first = (dealer + 1) % seats
+        piles: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+        for k, card in enumerate(cards):
+            piles[(first + k) % seats].append(card)
+        return [
+            event(
+                "dealt",
+                None,
+                seats=seats,
+                options=opts,
+                dealer=dealer,
+                first=first,
+                colours=list(COLOURS[:seats]),
+                piles=piles,
+            )
+        ]
+
+    # --- decide -----------------------------------------------------------------
+
+    def decide(self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random) -> list[Event]:
+        """Turn one action into the facts it causes; RuleError only for the impossible."""
+        if state is None:
+            raise RuleError("bad_action", "no match")
+        if state["finished"]:
+            raise RuleError("match_over", "the match is over")
+        if not isinstance(action, dict):
+            raise RuleError("bad_action", "an action is an object")
+        kind = action.get("kind")
+        if not isinstance(kind, str):
+            raise RuleError("bad_action", "an action needs a kind")
+        if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+            raise RuleError("bad_action", "now_ms must be an integer")
+        if seat is None:
+            if kind != "timer":
+                raise RuleError("bad_action", "only timers act without a seat")
+            return self._timer(state, action, now_ms)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            raise RuleError("bad_action", "no such seat")
+        if kind == "throw":
+            return self._throw(state, seat, now_ms)
+        if kind == "challenge":
+            return self._challenge(state, seat, action, now_ms)
+        if kind == "colour":
+            return self._colour(state, seat, now_ms)
+        if kind == "choose":
+            return self._choose(state, seat, action, now_ms)
+        if kind == "timer":
+            raise RuleError("bad_action", "timers are submitted by the system")
+        raise RuleError("unknown_action", f"unknown action {kind[:40]!r}")
+
+    def _blocked(self, state: State, seat: int, now_ms: int, throw: bool) -> str | None:
+        """Why an action by `seat` right now is returned instead of taking effect, if it is."""
+        if state["waiting_choice"] is not None:
+            return "waiting_choice"
+        if now_ms < state["settle_until"]:
+            return "settling"
+        if now_ms < state["paused_until"] and (not throw or seat != state["turn"]):
+            return "pause"
+        return None
+
+    def _throw(self, state: State, seat: int, now_ms: int) -> list[Event]:
+        pile = state["piles"][seat]
+        if not pile:
+            raise RuleError("no_cards", "your pile is empty")
+        card = decode(pile[0], state["cards"][pile[0]])
+        why = self._blocked(state, seat, now_ms, True)
+        if why is not None:
+            return [event("returned", seat, card=card, why=why)]
+        box = state["box"]
+        n = state["n"]
+        face = card["face"]
+        swapped = state["lr"] != (face == "stop_lr")
+        nxt = turn_after(card, box, seat, n, state["colours"], swapped)
+        expected = state["turn"]
+        paused = now_ms + state["options"]["stop_pause_ms"] if face in STOP_FACES else 0
+        out = [
+            event(
+                "thrown",
+                seat,
+                card=card,
+                out_of_turn=expected != seat,
+                expected=expected,
+                next=nxt,
+                at=now_ms,
+                paused_until_ms=paused,
+            )
+        ]
+        if face == "stop_swap":
+            old = state["colours"]
+            out.append(event("colours_passed", seat, before=old, colours=[old[(s - 1) % n] for s in range(n)]))
+        elif face == "stop_choose":
+            tid = f"choose-{state['timer_seq'] + 1}"
+            out.append(timer_event(tid, now_ms + state["options"]["choose_seconds"] * 1000))
+        return out
+
+    def _challenge(self, state: State, seat: int, action: Action, now_ms: int) -> list[Event]:
+        target = action.get("target")
+        if not isinstance(target, str) or target not in COLOURS:
+            raise RuleError("bad_action", "target must be a colour")
+        colours = state["colours"]
+        if target not in colours:
+            raise RuleError("no_challenge_card", f"nobody plays {target}")
+        if colours[seat] == target:
+            raise RuleError("no_challenge_card", "you hold no challenge card of your own colour")
+        why = self._blocked(state, seat, now_ms, False)
+        if why is not None:
+            return [event("returned", seat, challenge=target, why=why)]
+        x = colours.index(target)
+        opts = state["options"]
+        slow = state["turn"] == x
+        wrong = False
+        count = 0
+        for entry in reversed(state["box"]):
+            if count == 4:
+                break
+            count += 1
+            if entry["seat"] == x and (entry.get("oot") or "colour_card" in entry):
+                wrong = True
+                break
+        if slow and not wrong and opts["protect_beginners"] and x in opts["beginners"]:
+            if now_ms < state["turn_since"] + opts["grace_ms"]:
+                raise RuleError("grace", "a beginner may not be challenged as slow yet")
+        success = slow or wrong
+        taker, nxt = (x, seat) if success else (seat, x)
+        taken = sum(1 for e in state["box"] if "card" in e)
+        return [
+            event(
+                "challenged",
+                seat,
+                by=seat,
+                target_seat=x,
+                colour=target,
+                result="success" if success else "fail",
+                reason=("wrong_turn" if wrong else "slow") if success else "none",
+                taker=taker,
+                cards_taken=taken,
+                next=nxt,
+                at=now_ms,
+                settle_until_ms=now_ms + opts["settle_ms"],
+            )
+        ]
+
+    def _colour(self, state: State, seat: int, now_ms: int) -> list[Event]:
+        colour = state["colours"][seat]
+        for entry in state["box"]:
+            if entry.get("colour_card") == colour:
+                raise RuleError("no_colour_card", "your colour card lies in the box")
+        why = self._blocked(state, seat, now_ms, True)
+        if why is not None:
+            return [event("returned", seat, colour_card=colour, why=why)]
+        win = not state["piles"][seat] and state["turn"] == seat
+        out = [event("colour_thrown", seat, colour=colour, win=win, at=now_ms)]
+        if win:
+            out.append(self._finish(state, seat))
+        return out
+
+    def _finish(self, state: State, winner: int) -> Event:
+        counts = [len(p) for p in state["piles"]]
+        placements = [{"seat": winner, "place": 1}]
+        others = [s for s in range(state["n"]) if s != winner]
+        for s in others:
+            better = sum(1 for o in others if counts[o] < counts[s])
+            placements.append({"seat": s, "place": 2 + better})
+        placements.sort(key=lambda p: (p["place"], p["seat"]))
+        return event(
+            "finished",
+            None,
+            outcome={"placements": placements, "winners": [winner]},
+            winner=winner,
+            piles=self._reveal(state),
+            box=[dict(e, out_of_turn=bool(e.get("oot"))) for e in state["box"]],
+            out_of_turn=state["oot_counts"],
+        )
+
+    @staticmethod
+    def _reveal(state: State) -> list[list[dict[str, Any]]]:
+        codes = state["cards"]
+        return [[decode(c, codes[c]) for c in pile] for pile in state["piles"]]
+
+    def _choose(self, state: State, seat: int, action: Action, now_ms: int) -> list[Event]:
+        if state["waiting_choice"] != seat:
+            raise RuleError("not_choosing", "you have no colour to choose")
+        colour = action.get("colour")
+        if not isinstance(colour, str) or colour not in state["colours"]:
+            raise RuleError("bad_action", "colour must be a colour in play")
+        return [self._chosen(state, seat, colour, False, now_ms)]
+
+    def _chosen(self, state: State, seat: int, colour: str, by_timer: bool, now_ms: int) -> Event:
+        return event("chosen", seat, colour=colour, target_seat=state["colours"].index(colour), by_timer=by_timer, at=now_ms)
+
+    def _timer(self, state: State, action: Action, now_ms: int) -> list[Event]:
+        tid = action.get("id")
+        if not isinstance(tid, str):
+            raise RuleError("bad_action", "a timer needs an id")
+        if tid != state["choose_timer"] or state["waiting_choice"] is None:
+            return []
+        seat = state["waiting_choice"]
+        return [self._chosen(state, seat, state["colours"][seat], True, now_ms)]
+
+    # --- fold -------------------------------------------------------------------
+
+    def fold(self, state: State, ev: Event) -> State:
+        """Apply one fact; copies only what changes (never mutates `state`)."""
+        kind = ev["kind"]
+        data = ev["data"]
+        if kind == "dealt":
+            n = data["seats"]
+            dealt = [c for pile in data["piles"] for c in pile]
+            codes: list[str | None] = [None] * (1 + max((c["id"] for c in dealt), default=-1))
+            for c in dealt:
+                codes[c["id"]] = card_code(c)
+            return {
+                "n": n,
+                "options": data["options"],
+                "dealer": data["dealer"],
+                "colours": list(data["colours"]),
+                "cards": codes,
+                "piles": [[c["id"] for c in p] for p in data["piles"]],
+                "box": [],
+                "turn": data["first"],
+                "turn_since": 0,
+                "waiting_choice": None,
+                "choose_timer": None,
+                "choose_due": None,
+                "timer_seq": 0,
+                "paused_until": 0,
+                "settle_until": 0,
+                "lr": False,
+                "oot_counts": [0] * n,
+                "winner": None,
+                "finished": False,
+                "outcome": None,
+            }
+        s = dict(state)
+        seat = ev["seat"]
+        if kind == "thrown":
+            card = data["card"]
+            piles = list(s["piles"])
+            piles[seat] = piles[seat][1:]
+            s["piles"] = piles
+            oot = data["out_of_turn"]
+            s["box"] = [*s["box"], {"card": card, "seat": seat, "oot": oot}]
+            if oot:
+                counts = list(s["oot_counts"])
+                counts[seat] += 1
+                s["oot_counts"] = counts
+            if card["face"] == "stop_lr":
+                s["lr"] = not s["lr"]
+            s["turn"] = data["next"]
+            s["turn_since"] = data["at"]
+            s["paused_until"] = data["paused_until_ms"]
+            if data["next"] is None:
+                s["waiting_choice"] = seat
+        elif kind == "returned":
+            card = data.get("card")
+            if card is not None:
+                piles = list(s["piles"])
+                piles[seat] = [*piles[seat][1:], card["id"]]
+                s["piles"] = piles
+        elif kind == "colours_passed":
+            s["colours"] = list(data["colours"])
+        elif kind == "timer":
+            s["choose_timer"] = data["id"]
+            s["choose_due"] = data["due_ms"]
+            s["timer_seq"] = s["timer_seq"] + 1
+        elif kind == "chosen":
+            s["waiting_choice"] = None
+            s["choose_timer"] = None
+            s["choose_due"] = None
+            s["turn"] = data["target_seat"]
+            s["turn_since"] = data["at"]
+        elif kind == "challenged":
+            taker = data["taker"]
+            piles = list(s["piles"])
+            piles[taker] = piles[taker] + [e["card"]["id"] for e in s["box"] if "card" in e]
+            s["piles"] = piles
+            s["box"] = []
+            s["lr"] = False
+            s["turn"] = data["next"]
+            s["turn_since"] = data["at"]
+            s["settle_until"] = data["settle_until_ms"]
+            s["paused_until"] = 0
+        elif kind == "colour_thrown":
+            if data["win"]:
+                s["winner"] = seat
+            else:
+                s["box"] = [*s["box"], {"colour_card": data["colour"], "seat": seat}]
+        elif kind == "finished":
+            s["finished"] = True
+            s["outcome"] = data["outcome"]
+        return s
+
+    # --- what seats see ---------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The public table (identical for every seat: nothing in ZACK! is private to one player)."""
+        n = state["n"]
+        colours = state["colours"]
+        finished = state["finished"]
+        in_box = {e["colour_card"] for e in state["box"] if "colour_card" in e}
+        seats = []
+        revealed = self._reveal(state) if finished else None
+        for s in range(n):
+            row: dict[str, Any] = {
+                "seat": s,
+                "colour": colours[s],
+                "pile": len(state["piles"][s]),
+                "challenge_colours": [c for c in colours if c != colours[s]],
+                "colour_card_in_box": colours[s] in in_box,
+            }
+            if finished:
+                row["cards"] = revealed[s]
+            seats.append(row)
+        box = []
+        for e in state["box"]:
+            if "card" in e:
+                item: dict[str, Any] = {"card": e["card"], "seat": e["seat"]}
+                if finished:
+                    item["out_of_turn"] = e["oot"]
+            else:
+                item = {"colour_card": e["colour_card"], "seat": e["seat"]}
+            box.append(item)
+        opts = state["options"]
+        return {
+            "seats": seats,
+            "box": box,
+            "lr_swapped": state["lr"],
+            "paused_until_ms": state["paused_until"],
+            "settle_until_ms": state["settle_until"],
+            "waiting_choice": state["waiting_choice"],
+            "choose_due_ms": state["choose_due"],
+            "dealer": state["dealer"],
+            "options": opts,
+            "finished": finished,
+            "winner": state["winner"],
+            "outcome": state["outcome"],
+            "turn": state["turn"] if (opts["show_turn"] or finished) else None,
+            "out_of_turn": state["oot_counts"] if finished else None,
+        }
+
+    def redact(self, ev: Event, seat: int | None) -> Event | None:
+        """Pile order is nobody's; out-of-turn flags and the expected thrower stay secret till the end."""
+        kind = ev["kind"]
+        if kind == "dealt":
+            data = dict(ev["data"])
+            data["piles"] = [len(p) for p in data["piles"]]
+            return {"kind": kind, "seat": ev["seat"], "data": data}
+        if kind == "thrown":
+            d = ev["data"]
+            data = {"card": d["card"], "at": d["at"], "paused_until_ms": d["paused_until_ms"]}
+            return {"kind": kind, "seat": ev["seat"], "data": data}
+        return ev
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return None if state is None else state["outcome"]
+
+
+RULES = ZackRules()

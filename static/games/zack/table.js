@@ -1,0 +1,446 @@
+// ZACK! live table renderer: draws the whole table from a `view`; events only add transient feedback.
+// Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
+// The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
+
+const STRINGS = {
+  en: {
+    throw: "Throw", throwKey: "space", challenge: "Challenge", challengeKeys: "keys 1–5", colourCard: "Colour card",
+    colourKey: "C", choose: "Choose who throws next", chooseKeys: "keys 1–6", box: "The box", boxEmpty: "The box is empty",
+    boxCount: "{n} cards in the box", cards: "{n} cards", card1: "1 card", noCards: "no cards — throw your colour card on your turn!",
+    dealer: "dealer", you: "you", seat: "Seat {n}", spectator: "You are watching",
+    turnHidden: "Whose turn is it? Read the box!", yourTurn: "Your turn!", turnOf: "{name}'s turn", waitingChoice: "{name} chooses a colour…",
+    pause: "Stop! Pause: {s} s", settling: "Cards are being returned…", choiceIn: "choice in {s} s",
+    lrSwapped: "Left = Right is in force: left and right are exchanged", colourInBox: "colour card in the box",
+    thrower: "thrown by {name}",
+    chSuccessSlow: "{by} challenged {target}: too slow — right! {taker} takes {n} cards, {next} restarts.",
+    chSuccessWrong: "{by} challenged {target}: not their turn — right! {taker} takes {n} cards, {next} restarts.",
+    chFail: "{by} challenged {target} — wrong! {taker} takes {n} cards, {next} restarts.",
+    retCard: "{name}'s card came back ({why}) and goes under the pile.", retChallenge: "{name}'s challenge came back ({why}).",
+    retColour: "{name}'s colour card came back ({why}).",
+    why_settling: "after a challenge", why_pause: "Stop pause", why_waiting_choice: "waiting for a choice",
+    chosen: "{name} chose {colour}: {target} throws next.", chosenTimer: "Time is up: {name} throws next.",
+    passed: "Swap colours! Colour cards and challenge cards passed to the left.", stopCard: "{name} threw a Stop card: {face}.",
+    colourError: "{name} threw the colour card — a mistake that may be challenged!", won: "{name} threw the colour card and wins!",
+    finished: "Match over", winner: "Winner: {name}", place: "Place", player: "Player", left: "Cards left", outOfTurn: "Out of turn",
+    oot: "out of turn",
+    faces: { links: "Left", rechts: "Right", links2: "2 Left", rechts2: "2 Right", nochmal: "Again", zurueck: "Back",
+      stop_choose: "Choose colour", stop_swap: "Swap colours", stop_lr: "Left = Right" },
+    colours: { red: "red", blue: "blue", yellow: "yellow", green: "green", orange: "orange", purple: "purple" },
+  },
+  de: {
+    throw: "Werfen", throwKey: "Leertaste", challenge: "Anklagen", challengeKeys: "Tasten 1–5", colourCard: "Farbkarte",
+    colourKey: "C", choose: "Wähle, wer als Nächstes wirft", chooseKeys: "Tasten 1–6", box: "Die Box", boxEmpty: "Die Box ist leer",
+    boxCount: "{n} Karten in der Box", cards: "{n} Karten", card1: "1 Karte", noCards: "keine Karten — wirf deine Farbkarte, wenn du dran bist!",
+    dealer: "Geber", you: "du", seat: "Platz {n}", spectator: "Du schaust zu",
+    turnHidden: "Wer ist dran? Lies die Box!", yourTurn: "Du bist dran!", turnOf: "{name} ist dran", waitingChoice: "{name} wählt eine Farbe…",
+    pause: "Stopp! Pause: {s} s", settling: "Karten werden zurückgegeben…", choiceIn: "Wahl in {s} s",
+    lrSwapped: "Links = Rechts gilt: links und rechts sind vertauscht", colourInBox: "Farbkarte in der Box",
+    thrower: "geworfen von {name}",
+    chSuccessSlow: "{by} klagt {target} an: zu langsam — richtig! {taker} nimmt {n} Karten, {next} beginnt neu.",
+    chSuccessWrong: "{by} klagt {target} an: nicht dran — richtig! {taker} nimmt {n} Karten, {next} beginnt neu.",
+    chFail: "{by} klagt {target} an — falsch! {taker} nimmt {n} Karten, {next} beginnt neu.",
+    retCard: "Die Karte von {name} kommt zurück ({why}) und unter den Stapel.", retChallenge: "Die Anklage von {name} kommt zurück ({why}).",
+    retColour: "Die Farbkarte von {name} kommt zurück ({why}).",
+    why_settling: "nach einer Anklage", why_pause: "Stopp-Pause", why_waiting_choice: "Farbwahl läuft",
+    chosen: "{name} wählt {colour}: {target} wirft als Nächstes.", chosenTimer: "Zeit abgelaufen: {name} wirft als Nächstes.",
+    passed: "Farben wechseln! Farbkarten und Anklagekarten gehen nach links.", stopCard: "{name} wirft eine Stopp-Karte: {face}.",
+    colourError: "{name} wirft die Farbkarte — ein Fehler, der angeklagt werden kann!", won: "{name} wirft die Farbkarte und gewinnt!",
+    finished: "Partie beendet", winner: "Sieg: {name}", place: "Platz", player: "Spieler", left: "Karten übrig", outOfTurn: "Außer der Reihe",
+    oot: "außer der Reihe",
+    faces: { links: "Links", rechts: "Rechts", links2: "2 Links", rechts2: "2 Rechts", nochmal: "Nochmal", zurueck: "Zurück",
+      stop_choose: "Farbe wählen", stop_swap: "Farben wechseln", stop_lr: "Links = Rechts" },
+    colours: { red: "Rot", blue: "Blau", yellow: "Gelb", green: "Grün", orange: "Orange", purple: "Lila" },
+  },
+  fr: {
+    throw: "Lancer", throwKey: "espace", challenge: "Accuser", challengeKeys: "touches 1–5", colourCard: "Carte couleur",
+    colourKey: "C", choose: "Choisis qui lance ensuite", chooseKeys: "touches 1–6", box: "La boîte", boxEmpty: "La boîte est vide",
+    boxCount: "{n} cartes dans la boîte", cards: "{n} cartes", card1: "1 carte", noCards: "plus de cartes — lance ta carte couleur à ton tour !",
+    dealer: "donneur", you: "toi", seat: "Place {n}", spectator: "Tu regardes",
+    turnHidden: "À qui le tour ? Lis la boîte !", yourTurn: "À toi !", turnOf: "Au tour de {name}", waitingChoice: "{name} choisit une couleur…",
+    pause: "Stop ! Pause : {s} s", settling: "Les cartes sont rendues…", choiceIn: "choix dans {s} s",
+    lrSwapped: "Gauche = Droite est en vigueur : gauche et droite sont inversées", colourInBox: "carte couleur dans la boîte",
+    thrower: "lancée par {name}",
+    chSuccessSlow: "{by} accuse {target} : trop lent — exact ! {taker} prend {n} cartes, {next} relance.",
+    chSuccessWrong: "{by} accuse {target} : pas son tour — exact ! {taker} prend {n} cartes, {next} relance.",
+    chFail: "{by} accuse {target} — à tort ! {taker} prend {n} cartes, {next} relance.",
+    retCard: "La carte de {name} revient ({why}) et passe sous sa pile.", retChallenge: "L'accusation de {name} revient ({why}).",
+    retColour: "La carte couleur de {name} revient ({why}).",
+    why_settling: "après une accusation", why_pause: "pause Stop", why_waiting_choice: "choix en cours",
+    chosen: "{name} choisit {colour} : {target} lance ensuite.", chosenTimer: "Temps écoulé : {name} lance ensuite.",
+    passed: "Échange des couleurs ! Cartes couleur et cartes d'accusation passent à gauche.", stopCard: "{name} lance une carte Stop : {face}.",
+    colourError: "{name} lance sa carte couleur — une erreur qu'on peut accuser !", won: "{name} lance sa carte couleur et gagne !",
+    finished: "Partie terminée", winner: "Victoire : {name}", place: "Place", player: "Joueur", left: "Cartes restantes", outOfTurn: "Hors tour",
+    oot: "hors tour",
+    faces: { links: "Gauche", rechts: "Droite", links2: "2 Gauche", rechts2: "2 Droite", nochmal: "Encore", zurueck: "Retour",
+      stop_choose: "Choisir couleur", stop_swap: "Échange des couleurs", stop_lr: "Gauche = Droite" },
+    colours: { red: "rouge", blue: "bleu", yellow: "jaune", green: "vert", orange: "orange", purple: "violet" },
+  },
+};
+
+// Okabe-Ito hues (colour-blind safe), and every colour also has its own symbol.
+const HUES = { red: "#D55E00", blue: "#0072B2", yellow: "#F0E442", green: "#009E73", orange: "#E69F00", purple: "#CC79A7" };
+const SYMBOLS = { red: "●", blue: "■", yellow: "▲", green: "◆", orange: "★", purple: "✚" };
+const ARROWS = { links: "⟵", rechts: "⟶", links2: "⟵⟵", rechts2: "⟶⟶", nochmal: "↻", zurueck: "↩" };
+const FADE_MS = 7000;
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key === "onclick") node.addEventListener("click", (ev) => {
+      // a mouse click must not leave focus on the button: the space bar would press it again instead of throwing
+      if (ev.detail > 0 && ev.currentTarget && ev.currentTarget.blur) ev.currentTarget.blur();
+      value(ev);
+    });
+    else if (key === "style") node.setAttribute("style", value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+export function createRenderer(root, ctx) {
+  const t = STRINGS[ctx.lang] || STRINGS.en;
+  const fmt = (key, values) => (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+  const api = { players: ctx.players || [], update, destroy };
+  let view = null;
+  let clockOffset = null; // Date.now() minus match ms, estimated from event times
+  let feedback = []; // {text, kind, at}
+  let banner = null; // {text, kind, until}
+  let ticker = null;
+
+  const frame = h("div", { class: "zack", "data-testid": "zack-table" });
+  const statusLine = h("div", { class: "zack-status", "data-testid": "status", role: "status", "aria-live": "polite" });
+  const ring = h("div", { class: "zack-ring", "data-testid": "ring" });
+  const boxArea = h("section", { class: "zack-box", "data-testid": "box", "aria-label": t.box });
+  const bannerBox = h("div", { class: "zack-banner", "data-testid": "banner", "aria-live": "assertive" });
+  const controls = h("div", { class: "zack-controls", "data-testid": "controls" });
+  const feedbackBox = h("ul", { class: "zack-feedback", "data-testid": "feedback", "aria-live": "polite" });
+  const outcomeBox = h("section", { class: "zack-outcome", "data-testid": "outcome" });
+  ring.append(boxArea);
+  frame.append(statusLine, bannerBox, ring, controls, feedbackBox, outcomeBox);
+  root.append(frame);
+  document.addEventListener("keydown", onKey);
+
+  function nameOf(seat) {
+    if (seat === null || seat === undefined) return "?";
+    const p = (api.players || []).find((x) => x.seat === seat);
+    const base = p ? p.username : fmt("seat", { n: seat + 1 });
+    return seat === ctx.seat ? `${base} (${t.you})` : base;
+  }
+
+  function colourTag(colour, extraClass) {
+    const tag = h("span", { class: `zack-swatch ${extraClass || ""}`, style: `--hue:${HUES[colour] || "#888"}`, title: t.colours[colour] || colour },
+      h("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[colour] || "?" }));
+    return tag;
+  }
+
+  function seatColour(seat) {
+    const row = view && view.seats ? view.seats[seat] : null;
+    return row ? row.colour : null;
+  }
+
+  function who(seat) {
+    const colour = seatColour(seat);
+    return colour ? `${SYMBOLS[colour] || ""} ${nameOf(seat)}` : nameOf(seat);
+  }
+
+  function cardNode(card) {
+    if (!card) return h("div", { class: "zack-card zack-back" });
+    if (card.face === "circle") {
+      return h("div", { class: "zack-card zack-circle", "data-face": "circle", "data-colour": card.colour, title: t.colours[card.colour] || card.colour },
+        h("span", { class: "zack-dot", style: `--hue:${HUES[card.colour] || "#888"}` },
+          h("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[card.colour] || "" })),
+        h("span", { class: "zack-face-label", text: t.colours[card.colour] || card.colour }));
+    }
+    const label = t.faces[card.face] || card.face;
+    if (card.face.startsWith("stop_")) {
+      return h("div", { class: "zack-card zack-stop", "data-face": card.face, title: label },
+        h("span", { class: "zack-octagon", text: "STOP" }), h("span", { class: "zack-face-label", text: label }));
+    }
+    return h("div", { class: "zack-card zack-action", "data-face": card.face, title: label },
+      h("span", { class: "zack-arrow", "aria-hidden": "true", text: ARROWS[card.face] || "?" }),
+      h("span", { class: "zack-face-label", text: label }));
+  }
+
+  function colourCardNode(colour) {
+    return h("div", { class: "zack-card zack-colourcard", "data-face": "colour_card", style: `--hue:${HUES[colour] || "#888"}`, title: t.colourCard },
+      h("span", { class: "zack-symbol big", "aria-hidden": "true", text: SYMBOLS[colour] || "" }),
+      h("span", { class: "zack-face-label", text: t.colourCard }));
+  }
+
+  function matchNow() {
+    return clockOffset === null ? null : Date.now() - clockOffset;
+  }
+
+  // --- drawing ------------------------------------------------------------------------------
+
+  function drawSeats() {
+    for (const old of ring.querySelectorAll(".zack-seat")) old.remove();
+    const n = view.seats.length;
+    const me = ctx.seat === null || ctx.seat === undefined ? 0 : ctx.seat;
+    for (const row of view.seats) {
+      const i = (row.seat - me + n) % n;
+      // clockwise seating seen from above: my left neighbour (seat + 1) sits to my left on screen.
+      const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
+      const x = 50 + 42 * Math.cos(angle);
+      const y = 50 + 40 * Math.sin(angle);
+      const mine = row.seat === ctx.seat;
+      const node = h("div", {
+        class: `zack-seat${mine ? " mine" : ""}${view.winner === row.seat ? " winner" : ""}`,
+        "data-testid": `seat-${row.seat}`, "data-colour": row.colour, style: `left:${x}%;top:${y}%;--hue:${HUES[row.colour] || "#888"}`,
+      });
+      node.append(h("div", { class: "zack-seat-head" }, colourTag(row.colour), h("span", { class: "zack-name", text: nameOf(row.seat) })));
+      const pile = h("div", { class: "zack-pile", "data-testid": `pile-${row.seat}` });
+      const depth = Math.min(5, Math.ceil(row.pile / 4));
+      for (let k = 0; k < depth; k++) pile.append(h("span", { class: "zack-pile-card", style: `--k:${k}` }));
+      pile.append(h("span", { class: "zack-pile-count", text: row.pile === 1 ? t.card1 : fmt("cards", { n: row.pile }) }));
+      node.append(pile);
+      const tags = h("div", { class: "zack-seat-tags" });
+      if (row.seat === view.dealer) tags.append(h("span", { class: "zack-tag", text: t.dealer }));
+      if (row.colour_card_in_box) tags.append(h("span", { class: "zack-tag warn", text: t.colourInBox }));
+      if (view.turn === row.seat && !view.finished) tags.append(h("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: "▶" }));
+      node.append(tags);
+      if (mine) {
+        const held = h("div", { class: "zack-held", "aria-label": t.challenge });
+        for (const c of row.challenge_colours || []) held.append(colourTag(c, "small"));
+        node.append(held);
+      }
+      ring.append(node);
+    }
+  }
+
+  function drawBox() {
+    boxArea.replaceChildren();
+    const box = view.box || [];
+    const head = h("div", { class: "zack-box-head" },
+      h("span", { text: box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
+    if (view.lr_swapped) head.append(h("span", { class: "zack-tag warn", "data-testid": "lr-swapped", text: `⇄ ${t.lrSwapped}` }));
+    boxArea.append(head);
+    const fan = h("ol", { class: "zack-fan", "data-testid": "fan" });
+    const shown = box.slice(-9);
+    shown.forEach((entry, k) => {
+      const fromTop = shown.length - 1 - k; // 0 = top card
+      const item = h("li", { class: `zack-fan-item${fromTop < 4 ? " readable" : " buried"}`, "data-testid": `box-${box.length - 1 - fromTop}`,
+        style: `--hue:${HUES[seatColour(entry.seat)] || "#888"}` });
+      item.append(entry.card ? cardNode(entry.card) : colourCardNode(entry.colour_card));
+      const byline = h("span", { class: "zack-byline", title: fmt("thrower", { name: nameOf(entry.seat) }) });
+      const colour = seatColour(entry.seat);
+      if (colour) byline.append(colourTag(colour, "tiny"));
+      byline.append(h("span", { text: nameOf(entry.seat) }));
+      item.append(byline);
+      if (entry.out_of_turn) item.append(h("span", { class: "zack-tag warn", text: t.oot }));
+      fan.append(item);
+    });
+    boxArea.append(fan);
+  }
+
+  function drawStatus() {
+    const now = matchNow();
+    let text;
+    if (view.finished) text = fmt("winner", { name: nameOf(view.winner) });
+    else if (view.waiting_choice !== null && view.waiting_choice !== undefined) {
+      text = fmt("waitingChoice", { name: nameOf(view.waiting_choice) });
+      if (now !== null && view.choose_due_ms) text += ` — ${fmt("choiceIn", { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
+    } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fmt("turnOf", { name: nameOf(view.turn) });
+    else text = ctx.send ? t.turnHidden : `${t.spectator} — ${t.turnHidden}`;
+    const extra = [];
+    if (!view.finished && now !== null) {
+      if (view.paused_until_ms && now < view.paused_until_ms) extra.push(fmt("pause", { s: ((view.paused_until_ms - now) / 1000).toFixed(1) }));
+      if (view.settle_until_ms && now < view.settle_until_ms) extra.push(t.settling);
+    }
+    statusLine.textContent = [text, ...extra].join(" · ");
+    statusLine.dataset.paused = extra.length ? "true" : "false";
+  }
+
+  function drawControls() {
+    controls.replaceChildren();
+    if (!ctx.send || view.finished || ctx.seat === null || ctx.seat === undefined) return;
+    const mine = view.seats[ctx.seat];
+    if (!mine) return;
+    if (view.waiting_choice === ctx.seat) {
+      const group = h("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, h("span", { class: "zack-hint", text: `${t.choose} (${t.chooseKeys})` }));
+      view.seats.forEach((row, k) => {
+        group.append(h("button", { type: "button", class: "zack-colour-button", "data-testid": `choose-${row.colour}`, style: `--hue:${HUES[row.colour]}`,
+          onclick: () => ctx.send({ kind: "choose", colour: row.colour }) },
+        h("span", { class: "zack-symbol", text: SYMBOLS[row.colour] }), h("span", { text: ` ${k + 1} · ${nameOf(row.seat)}` })));
+      });
+      controls.append(group);
+      return;
+    }
+    const throwButton = h("button", { type: "button", class: "zack-throw", "data-testid": "throw", disabled: mine.pile === 0, onclick: doThrow },
+      h("span", { text: t.throw }), h("small", { text: t.throwKey }));
+    const colourButton = h("button", { type: "button", class: `zack-colour${mine.pile === 0 ? " urgent" : ""}`, "data-testid": "colour",
+      disabled: mine.colour_card_in_box, style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
+    h("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), h("span", { text: ` ${t.colourCard}` }), h("small", { text: t.colourKey }));
+    const challenges = h("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
+      h("span", { class: "zack-hint", text: `${t.challenge} (${t.challengeKeys})` }));
+    opponents().forEach((seat, k) => {
+      const colour = view.seats[seat].colour;
+      challenges.append(h("button", { type: "button", class: "zack-challenge", "data-testid": `challenge-${colour}`, style: `--hue:${HUES[colour]}`,
+        title: `${t.challenge}: ${nameOf(seat)}`, onclick: () => doChallenge(colour) },
+      h("span", { class: "zack-symbol", text: SYMBOLS[colour] }), h("span", { text: ` ${k + 1} · ${nameOf(seat)}` })));
+    });
+    controls.append(h("div", { class: "zack-main-buttons" }, throwButton, colourButton), challenges);
+    if (mine.pile === 0) controls.append(h("p", { class: "zack-hint urgent", text: t.noCards }));
+  }
+
+  function drawFeedback() {
+    const now = Date.now();
+    feedback = feedback.filter((f) => now - f.at < FADE_MS);
+    feedbackBox.replaceChildren(...feedback.slice(-6).reverse().map((f) => h("li", { class: `zack-fb ${f.kind}`, text: f.text })));
+    if (banner && now < banner.until) {
+      bannerBox.textContent = banner.text;
+      bannerBox.dataset.kind = banner.kind;
+      bannerBox.hidden = false;
+    } else {
+      bannerBox.textContent = "";
+      bannerBox.hidden = true;
+    }
+  }
+
+  function drawOutcome() {
+    outcomeBox.replaceChildren();
+    if (!view.finished || !view.outcome) return;
+    const rows = (view.outcome.placements || []).map((p) => {
+      const left = view.seats[p.seat] ? view.seats[p.seat].pile : "";
+      const oot = view.out_of_turn ? view.out_of_turn[p.seat] : "";
+      return h("tr", { "data-testid": `place-${p.seat}` }, h("td", { text: p.place }), h("td", { text: who(p.seat) }), h("td", { text: left }), h("td", { text: oot }));
+    });
+    outcomeBox.append(h("h3", { text: t.finished }),
+      h("table", { class: "zack-results" },
+        h("thead", {}, h("tr", {}, h("th", { text: t.place }), h("th", { text: t.player }), h("th", { text: t.left }), h("th", { text: t.outOfTurn }))),
+        h("tbody", {}, ...rows)));
+  }
+
+  function draw() {
+    if (!view || !Array.isArray(view.seats)) return;
+    frame.dataset.finished = view.finished ? "true" : "false";
+    drawSeats();
+    drawBox();
+    drawStatus();
+    drawControls();
+    drawFeedback();
+    drawOutcome();
+  }
+
+  // --- events as transient feedback -----------------------------------------------------------
+
+  function note(text, kind, big) {
+    feedback.push({ text, kind, at: Date.now() });
+    if (big) banner = { text, kind, until: Date.now() + 3000 };
+  }
+
+  function describe(e) {
+    const d = e.data || {};
+    switch (e.kind) {
+      case "challenged": {
+        const values = { by: who(d.by), target: who(d.target_seat), taker: who(d.taker), next: who(d.next), n: d.cards_taken };
+        const key = d.result === "success" ? (d.reason === "wrong_turn" ? "chSuccessWrong" : "chSuccessSlow") : "chFail";
+        note(fmt(key, values), d.result === "success" ? "good" : "bad", true);
+        break;
+      }
+      case "returned": {
+        const values = { name: who(e.seat), why: t[`why_${d.why}`] || d.why };
+        note(fmt(d.card ? "retCard" : d.challenge ? "retChallenge" : "retColour", values), "info", false);
+        break;
+      }
+      case "thrown":
+        if (d.card && String(d.card.face).startsWith("stop_")) note(fmt("stopCard", { name: who(e.seat), face: t.faces[d.card.face] }), "stop", true);
+        break;
+      case "chosen":
+        note(d.by_timer ? fmt("chosenTimer", { name: who(d.target_seat) })
+          : fmt("chosen", { name: who(e.seat), colour: t.colours[d.colour] || d.colour, target: who(d.target_seat) }), "stop", true);
+        break;
+      case "colours_passed":
+        note(t.passed, "stop", true);
+        break;
+      case "colour_thrown":
+        note(fmt(d.win ? "won" : "colourError", { name: who(e.seat) }), d.win ? "good" : "bad", true);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // --- actions ----------------------------------------------------------------------------------
+
+  function opponents() {
+    if (!view || ctx.seat === null || ctx.seat === undefined) return [];
+    const n = view.seats.length;
+    const out = [];
+    for (let k = 1; k < n; k++) out.push((ctx.seat + k) % n); // from my left, clockwise
+    return out;
+  }
+
+  function canAct() {
+    return Boolean(ctx.send && view && !view.finished && ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat]);
+  }
+
+  function doThrow() {
+    if (canAct() && view.seats[ctx.seat].pile > 0 && view.waiting_choice !== ctx.seat) ctx.send({ kind: "throw" });
+  }
+
+  function doColour() {
+    if (canAct() && !view.seats[ctx.seat].colour_card_in_box) ctx.send({ kind: "colour" });
+  }
+
+  function doChallenge(colour) {
+    if (canAct()) ctx.send({ kind: "challenge", target: colour });
+  }
+
+  function onKey(ev) {
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    // a button reached with the keyboard (Tab) is pressed by space/Enter as usual
+    if (target && target.tagName === "BUTTON" && (ev.key === " " || ev.key === "Enter")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || !canAct()) return;
+    if (ev.key === " " || ev.code === "Space") {
+      ev.preventDefault();
+      if (!ev.repeat) doThrow();
+      return;
+    }
+    if (/^[1-6]$/.test(ev.key)) {
+      const k = Number(ev.key) - 1;
+      if (view.waiting_choice === ctx.seat) {
+        const row = view.seats[k];
+        if (row) ctx.send({ kind: "choose", colour: row.colour });
+      } else {
+        const seat = opponents()[k];
+        if (seat !== undefined) doChallenge(view.seats[seat].colour);
+      }
+      ev.preventDefault();
+      return;
+    }
+    if (ev.key === "c" || ev.key === "C") {
+      ev.preventDefault();
+      doColour();
+    }
+  }
+
+  function tick() {
+    if (!view) return;
+    drawStatus();
+    drawFeedback();
+  }
+
+  function update(newView, events) {
+    for (const e of events || []) {
+      if (typeof e.t_ms === "number") clockOffset = Date.now() - e.t_ms;
+    }
+    view = newView;
+    for (const e of events || []) if (e && e.kind) describe(e);
+    draw();
+    if (!ticker) ticker = setInterval(tick, 250);
+  }
+
+  function destroy() {
+    document.removeEventListener("keydown", onKey);
+    if (ticker) clearInterval(ticker);
+    ticker = null;
+    root.replaceChildren();
+  }
+
+  return api;
+}
