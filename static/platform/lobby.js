@@ -69,7 +69,7 @@ function renderTables() {
   playing.replaceChildren();
   const sorted = [...tables.values()].sort((a, b) => b.id - a.id);
   for (const t of sorted) {
-    const names = t.players.map((p) => p.username + (p.bot ? " 🤖" : "")).join(", ");
+    const names = t.players.map((p) => p.username + (p.bot ? ` (${T.bot})` : "")).join(", ");
     const link = el("a", { href: `/tables/${t.id}/`, "data-testid": `open-table-${t.id}`, text: t.status === "open" ? T.open : T.watch });
     if (t.status === "open") {
       open.append(el("tr", { "data-table": t.id }, el("td", { text: `#${t.id}` }), el("td", { text: bySlug[t.game]?.name || t.game }),
