@@ -45,7 +45,33 @@ def table_payload(table: Table) -> dict[str, Any]:
         ],
         "match": table.current_match_id,
         "dealer": table.dealer,
+        "series": series_status(table) if table.options.get("series") else None,
     }
+
+
+SERIES_WINS = 2
+
+
+def series_status(table: Table) -> dict[str, Any]:
+    """The seed's series (ZACK!) at this table, from its finished matches in order."""
+    outcomes = Match.objects.filter(table=table, status=Match.Status.FINISHED).order_by("id").values_list("outcome", flat=True)
+    return series_from_outcomes(list(outcomes))
+
+
+def series_from_outcomes(outcomes: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """First to two match wins; once someone has two, the next match starts a new series."""
+    wins: dict[int, int] = {}
+    winner: int | None = None
+    played = 0
+    for outcome in outcomes:
+        if winner is not None:
+            wins, winner, played = {}, None, 0
+        played += 1
+        for seat in (outcome or {}).get("winners", []):
+            wins[seat] = wins.get(seat, 0) + 1
+            if wins[seat] >= SERIES_WINS and winner is None:
+                winner = seat
+    return {"wins": {str(k): v for k, v in sorted(wins.items())}, "winner": winner, "matches": played, "target": SERIES_WINS}
 
 
 def table_payload_or_none(table_id: int) -> dict[str, Any] | None:

@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 T: dict[str, tuple[str, str]] = {
     "Leaderboards": ("Bestenlisten", "Classements"),
     "Tournaments": ("Turniere", "Tournois"),
+    "Series (first to two wins):": ("Serie (wer zuerst zweimal gewinnt):", "Série (le premier à deux victoires) :"),
+    "Series winner": ("Seriensieger", "Vainqueur de la série"),
     "Username": ("Benutzername", "Nom d'utilisateur"),
     "Email (optional)": ("E-Mail (freiwillig)", "E-mail (facultatif)"),
     "Password": ("Passwort", "Mot de passe"),

@@ -65,6 +65,16 @@ function drawSeats() {
     }
     list.append(item);
   }
+  const series = document.getElementById("series");
+  if (series) {
+    series.replaceChildren();
+    if (table.series) {
+      const names = Object.fromEntries(table.players.map((p) => [String(p.seat), p.username]));
+      const parts = Object.entries(table.series.wins).map(([s, n]) => `${names[s] || s}: ${n}`);
+      series.append(el("b", { text: `${T.series} ` }), parts.join(" · ") || "—");
+      if (table.series.winner !== null) series.append(" — ", el("b", { "data-testid": "series-winner", text: `${T.seriesWinner}: ${names[String(table.series.winner)] || table.series.winner}` }));
+    }
+  }
   const host = document.getElementById("host-controls");
   host.replaceChildren();
   if (isHost && table.status === "open") {

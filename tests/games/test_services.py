@@ -253,3 +253,29 @@ def test_invite_link_seats_whoever_opens_it() -> None:
     assert not Seat.objects.filter(table=table, user=late).exists()
     with pytest.raises(errors.PlatformError):
         services.table_join_by_invite(code="nope", user=late)
+
+
+def test_series_counts_wins_until_someone_has_two() -> None:
+    from games.selectors import series_from_outcomes
+
+    def won(*seats: int) -> dict:
+        return {"placements": [], "winners": list(seats)}
+
+    assert series_from_outcomes([]) == {"wins": {}, "winner": None, "matches": 0, "target": 2}
+    assert series_from_outcomes([won(1), won(0)])["winner"] is None
+    done = series_from_outcomes([won(1), won(0), won(1)])
+    assert done == {"wins": {"0": 1, "1": 2}, "winner": 1, "matches": 3, "target": 2}
+    assert series_from_outcomes([won(1), won(0), won(1), won(2)]) == {"wins": {"2": 1}, "winner": None, "matches": 1, "target": 2}
+
+
+def test_series_shows_in_the_table_payload(clock) -> None:
+    from games.selectors import table_payload
+
+    table, match, humans = started_table(players=1, bots=1)
+    assert table_payload(table)["series"] is None
+    table.options = {"series": True}
+    table.save(update_fields=["options"])
+    run_jobs(clock)
+    match.refresh_from_db()
+    payload = table_payload(Table.objects.get(pk=table.pk))["series"]
+    assert payload["matches"] == 1 and sum(payload["wins"].values()) == len(match.outcome["winners"])
