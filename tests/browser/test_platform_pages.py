@@ -84,3 +84,22 @@ def test_bad_table_input_is_explained(page: Any) -> None:
     page.click("[data-testid=create-submit]")
     page.wait_for_selector("#create-error:not(:empty)")
     assert page.url.endswith("/")
+
+
+def test_a_friend_joins_through_the_invite_link_and_sees_the_table_live(page: Any, server: Stack) -> None:
+    sign_up(page, "host1")
+    page.select_option("[data-testid=create-game]", "zwicker")
+    page.fill("[data-testid=create-seats]", "2")
+    page.click("[data-testid=create-submit]")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    invite = page.locator("[data-testid=invite-link]").input_value()
+    friend = page.context.browser.new_context(base_url=server.url()).new_page()
+    sign_up(friend, "friend1")
+    friend.goto(invite)
+    friend.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    friend.wait_for_selector("[data-testid=seat-1]:has-text('friend1')")
+    page.wait_for_selector("[data-testid=seat-1]:has-text('friend1')")  # the host's page updated live
+    page.click("[data-testid=start]")
+    friend.wait_for_selector("[data-testid=table-status]:has-text('playing')")
+    friend.wait_for_selector("[data-testid=game-root] *")
+    friend.context.close()
