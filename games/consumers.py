@@ -86,6 +86,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             payload["seq"] = match.seq
             payload["view"] = get_rules(match.game).view(match.state, self.seat)
             payload["match"] = match.pk
+            payload["now_ms"] = services.now_ms(match)  # match time now, for countdowns drawn from a view
         return payload
 
     @database_sync_to_async
@@ -219,9 +220,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error(e.code, e.message, action_id, **extra)
             return
         if result.seq > self.last_seq:
-            # Deliver our own events before the ack, even if the group message is late.
-            events, view = await self._catch_up()
-            await self._send_events(events, view)
+            # Deliver our own events before the ack, even if the group message is late:
+            # straight from the result when they follow on, else from the database.
+            if result.events and result.events[0]["seq"] == self.last_seq + 1 and result.state is not None:
+                rules = get_rules(self.game)
+                await self._send_events(selectors.redact_for(rules, result.events, self.seat), rules.view(result.state, self.seat))
+            else:
+                events, view = await self._catch_up()
+                await self._send_events(events, view)
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
 
     async def _resync(self, message: dict[str, Any]) -> None:

@@ -1,0 +1,958 @@
+"""ZIGZAG: pure team rules (see shared/rules/zigzag.md and the French rulebook).
+
+Two or three teams of two partners, sitting opposite, exchange cards with a
+face-up centre all at once, in arrival order, to build a ZIG (one common
+feature) or a ZAG (two). A player never says what it holds: it signs to its
+partner, and the partner announces the team's combination. The first team to
+score `zig`, `zag`, `double_zig` and `zigzag` wins (`double_zag` fills any one
+still missing).
+
+Everything random (the shuffle of each manche, a reshuffle of the discard
+pile) is decided in `decide`/`setup` and written into events, so `fold` only
+moves cards. Cards are ints in the state (see `CARDS`); events and views carry
+card dicts `{"id", "face", ...}` only where the recipient may see them.
+
+Decisions where the rules page and the rulebook are silent, marked [D]:
+
+- [D] Card ids: characters 0-63 (`16*landscape + 4*character + attitude`),
+  jokers 64-67, STOPs 68-73 (two per feature: landscape 68-69, character
+  70-71, attitude 72-73), Z cards 74-76. The deck of a match holds only the
+  jokers its seat count and `beginner` call for.
+- [D] Seats: 4 or 6 only; any other count is `RuleError("bad_option")`.
+- [D] A hand holding a STOP or a Z card has no common feature (the rulebook
+  wants 4 character cards; jokers fit anything, special cards fit nothing).
+  The same holds in a counter's proof: a special card with any other card
+  proves "no common feature".
+- [D] The discard pile is face down: cards going there from hands (false
+  announcement, confirmed counter), untaken starting cards and the reshuffled
+  order are never shown; only its count is public. The centre is face up, and
+  so are STOPs lying before players and a played Z.
+- [D] A played Z and the STOPs it removes go to the discard pile. A Z may be
+  played on yourself or your partner even when no STOP lies there (it is then
+  simply spent). Two STOPs of the same feature may lie before one player.
+- [D] STOP, Z and `pass` need the opening first (rules page); `signal`,
+  `announce` and `counter` are allowed at any moment of a live manche, even
+  before opening. Passing twice in a row is refused (`already_passed`).
+- [D] A false announcement reveals nothing (the server checks it); its reason
+  is public only when it follows from public facts (`already_scored`),
+  otherwise it is just `wrong`. A confirmed counter reveals nothing either;
+  a failed one shows its proof to everyone. STOPs stay where they lie when
+  hands are replaced.
+- [D] `fills` may only come with `double_zag` (otherwise `bad_action`); a
+  `fills` naming a combination already scored makes the announcement false.
+- [D] A reshuffle puts the shuffled discard pile *under* what is left of the
+  draw pile (the same as drawing the last cards, then reshuffling).
+- [D] A player's latest sign stays on its partner's screen for the rest of
+  the manche; the view also tells, per seat, when its hand last changed
+  (`changed_at`, on the manche's event clock) so a sign can be seen to be
+  older than the hand it described. Signs are cleared at a new manche and
+  when that player's hand is replaced.
+- [D] A counter's proof is the first pair (in hand order) without common
+  feature, else the first such triple. A joker never helps a proof. (With
+  character cards a triple always suffices: the rules page's "whole hand"
+  case never arises, checked exhaustively.)
+- [D] A tour ends by passes only once every player has opened and passed;
+  with the tour timer, the starting cards of players who did not open go
+  face down to the discard pile, and their hands stay as they were.
+- [D] Option `tour_seconds` ranges over 5-600.
+- [D] The dealer (platform option) has no effect on play: every player acts
+  at once; the server deals and starts each tour.
+- [D] A timer arriving after the end of the match is refused like any action
+  (`match_over`); a stale timer during play returns no events.
+- [D] Failed counters are counted per team for the whole match (3 at most).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Event, Option, RuleError, State, event, resolve_options, timer_event
+
+# --- the deck: data in one place ---------------------------------------------
+
+LANDSCAPES = ("pink", "blue", "green", "yellow")
+CHARACTERS = ("water", "flame", "cloud", "tree")
+ATTITUDES = ("cocktail", "running", "sunglasses", "suitcase")
+FEATURES = ("landscape", "character", "attitude")
+FEATURE_VALUES = (LANDSCAPES, CHARACTERS, ATTITUDES)
+
+JOKER_IDS = (64, 65, 66, 67)
+STOP_IDS = (68, 69, 70, 71, 72, 73)
+Z_IDS = (74, 75, 76)
+STOP_FEATURE = {68: 0, 69: 0, 70: 1, 71: 1, 72: 2, 73: 2}
+"""Which feature (index into FEATURES) each STOP card forbids."""
+
+JOKERS_BY_SEATS = {4: 2, 6: 3}
+"""Jokers in the deck; the `beginner` option adds one."""
+
+COMBOS = ("zig", "zag", "double_zig", "zigzag")
+"""The four combinations a team must score, in the order `double_zag` fills them."""
+ALL_COMBOS = (*COMBOS, "double_zag")
+SIGNS = ("zig", "zag")
+MAX_STOPS = 2
+MAX_FAILED_COUNTERS = 3
+HAND_SIZE = 4
+
+CHAR, JOKER, STOP, ZCARD = 0, 1, 2, 3
+KIND: dict[int, int] = {}
+FEAT: dict[int, tuple[int, int, int]] = {}
+CARDS: dict[int, dict[str, Any]] = {}
+for _l in range(4):
+    for _c in range(4):
+        for _a in range(4):
+            _id = 16 * _l + 4 * _c + _a
+            KIND[_id] = CHAR
+            FEAT[_id] = (_l, _c, _a)
+            CARDS[_id] = {
+                "id": _id,
+                "face": "character",
+                "landscape": LANDSCAPES[_l],
+                "character": CHARACTERS[_c],
+                "attitude": ATTITUDES[_a],
+            }
+for _id in JOKER_IDS:
+    KIND[_id] = JOKER
+    CARDS[_id] = {"id": _id, "face": "joker"}
+for _id in STOP_IDS:
+    KIND[_id] = STOP
+    CARDS[_id] = {"id": _id, "face": "stop_" + FEATURES[STOP_FEATURE[_id]]}
+for _id in Z_IDS:
+    KIND[_id] = ZCARD
+    CARDS[_id] = {"id": _id, "face": "z"}
+
+
+def _hidden(n: int) -> list[dict[str, bool]]:
+    """Placeholders for n face-down cards (no id: the secrecy checker's shape of a card)."""
+    return [{"hidden": True} for _ in range(n)]
+
+
+_STR = [str(s) for s in range(8)]
+
+
+def card(cid: int) -> dict[str, Any]:
+    """A fresh card dict for a message (fresh so no two messages share one)."""
+    return CARDS[cid].copy()
+
+
+def cards(ids: list[int]) -> list[dict[str, Any]]:
+    return [CARDS[c].copy() for c in ids]
+
+
+def deck_for(seats: int, beginner: bool) -> list[int]:
+    """Every card of a match: 64 characters, the jokers, 6 STOPs and 3 Zs."""
+    jokers = JOKERS_BY_SEATS[seats] + (1 if beginner else 0)
+    return [*range(64), *JOKER_IDS[:jokers], *STOP_IDS, *Z_IDS]
+
+
+# --- classification ------------------------------------------------------------
+
+
+def forbidden_mask(stops: list[int]) -> int:
+    """Bit f set when a STOP forbidding feature f lies before the player."""
+    mask = 0
+    for s in stops:
+        mask |= 1 << STOP_FEATURE[s]
+    return mask
+
+
+def common_features(hand: list[int], mask: int) -> int:
+    """How many features are common to the hand (jokers fit all, specials none)."""
+    chars = []
+    for c in hand:
+        k = KIND[c]
+        if k == CHAR:
+            chars.append(FEAT[c])
+        elif k != JOKER:
+            return 0
+    common = 0
+    for f in range(3):
+        if mask >> f & 1:
+            continue
+        if not chars:
+            common += 1
+            continue
+        v = chars[0][f]
+        for ch in chars:
+            if ch[f] != v:
+                break
+        else:
+            common += 1
+    return common
+
+
+def hand_class(hand: list[int], mask: int) -> str:
+    """`none`, `zig` (exactly one common feature) or `zag` (two or more)."""
+    key = (*hand, mask)
+    cls = _CLASS_MEMO.get(key)
+    if cls is None:
+        n = common_features(hand, mask)
+        cls = "none" if n == 0 else "zig" if n == 1 else "zag"
+        if len(_CLASS_MEMO) > 200_000:
+            _CLASS_MEMO.clear()
+        _CLASS_MEMO[key] = cls
+    return cls
+
+
+_CLASS_MEMO: dict[tuple[int, ...], str] = {}
+"""Pure memo: views ask for the class of the same hands again and again."""
+
+
+_TEAM_COMBO = {
+    ("zig", "none"): "zig",
+    ("none", "zig"): "zig",
+    ("zag", "none"): "zag",
+    ("none", "zag"): "zag",
+    ("zig", "zig"): "double_zig",
+    ("zig", "zag"): "zigzag",
+    ("zag", "zig"): "zigzag",
+    ("zag", "zag"): "double_zag",
+}
+
+
+def team_combo(class_a: str, class_b: str) -> str | None:
+    """The combination two partners' classes make, or None."""
+    return _TEAM_COMBO.get((class_a, class_b))
+
+
+def proof(hand: list[int], mask: int) -> list[int] | None:
+    """The smallest set (2, 3, else the whole hand) with no common feature; None if none."""
+    n = len(hand)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if common_features([hand[i], hand[j]], mask) == 0:
+                return [hand[i], hand[j]]
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                if common_features([hand[i], hand[j], hand[k]], mask) == 0:
+                    return [hand[i], hand[j], hand[k]]
+    if common_features(hand, mask) == 0:
+        return list(hand)
+    return None
+
+
+# --- seats and teams -------------------------------------------------------------
+
+
+def partner_of(seat: int, seats: int) -> int:
+    return (seat + seats // 2) % seats
+
+
+def team_of(seat: int, seats: int) -> int:
+    return seat % (seats // 2)
+
+
+def team_seats(team: int, seats: int) -> list[int]:
+    return [team, team + seats // 2]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class ZigzagRules:
+    """The ZIGZAG rules object registered as `RULES`."""
+
+    slug = "zigzag"
+    name = "ZIGZAG"
+    min_seats = 4
+    max_seats = 6
+    teams = True
+    options: dict[str, Option] = {
+        "tour_seconds": Option("int", 45, "Seconds before a tour ends when not everyone has passed", minimum=5, maximum=600),
+        "beginner": Option("bool", False, "One extra joker in the deck"),
+        "signals_seen": Option("bool", True, "Opponents see that a sign was made (not which)"),
+        "dealer": Option("int", -1, "Dealer seat (-1: the last seat)", minimum=-1, maximum=5, internal=True),
+    }
+
+    def __init__(self) -> None:
+        self._last_public: tuple[State, dict[str, Any]] | None = None
+
+    # --- setup -------------------------------------------------------------------
+
+    def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
+        """Validate seats and options, then deal the first manche and start its first tour."""
+        if not _is_int(seats) or seats not in JOKERS_BY_SEATS:
+            raise RuleError("bad_option", "ZIGZAG is played by 4 or 6 players (teams of two)")
+        opts = resolve_options(self.options, options, seats)
+        if opts["dealer"] >= seats:
+            raise RuleError("bad_option", f"option dealer must be below {seats}")
+        dealer = opts["dealer"] if opts["dealer"] >= 0 else seats - 1
+        deck = deck_for(seats, opts["beginner"])
+        return self._new_manche(seats, opts, dealer, deck, 1, 0, rng)
+
+    def _new_manche(
+        self,
+        seats: int,
+        opts: dict[str, Any],
+        dealer: int,
+        deck: list[int],
+        manche: int,
+        now_ms: int,
+        rng: random.Random,
+    ) -> list[Event]:
+        """Shuffle everything, deal 4 each, start tour 1 with its timer."""
+        order = list(deck)
+        rng.shuffle(order)
+        hands = [order[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(seats)]
+        draw = order[HAND_SIZE * seats :]
+        starting = draw[:seats]
+        return [
+            event(
+                "dealt",
+                None,
+                manche=manche,
+                seats=seats,
+                options=opts,
+                dealer=dealer,
+                hands=[cards(h) for h in hands],
+                draw=cards(draw),
+            ),
+            event("tour_started", None, manche=manche, tour=1, starting=cards(starting)),
+            timer_event(_timer_id(manche, 1), now_ms + opts["tour_seconds"] * 1000),
+        ]
+
+    # --- decide ------------------------------------------------------------------
+
+    def decide(self, state: State, seat: int | None, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        """Check one action against the table and return the facts it causes."""
+        if not isinstance(state, dict):
+            raise RuleError("bad_action", "no match")
+        if state["finished"]:
+            raise RuleError("match_over", "the match is over")
+        if not isinstance(action, dict):
+            raise RuleError("bad_action", "an action is an object")
+        kind = action.get("kind")
+        if not isinstance(kind, str):
+            raise RuleError("bad_action", "an action needs a kind")
+        if not _is_int(now_ms):
+            now_ms = 0
+        if kind == "timer":
+            if seat is not None:
+                raise RuleError("bad_action", "only the system fires timers")
+            return self._timer(state, action, now_ms, rng)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise RuleError("unknown_action", f"unknown action {kind!r}")
+        if seat is None:
+            raise RuleError("bad_action", "the system only fires timers")
+        if not _is_int(seat) or not 0 <= seat < state["seats"]:
+            raise RuleError("bad_action", "no such seat")
+        return handler(self, state, seat, action, now_ms, rng)
+
+    def _timer(self, state: State, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        tid = action.get("id")
+        if not isinstance(tid, str):
+            raise RuleError("bad_action", "a timer needs a string id")
+        timer = state["timer"]
+        if timer is None or timer["id"] != tid:
+            return []
+        return self._end_tour(state, now_ms, rng, "timer")
+
+    def _end_tour(self, state: State, now_ms: int, rng: random.Random, reason: str) -> list[Event]:
+        """Centre and untaken starting cards to the discard; the next tour begins."""
+        seats = state["seats"]
+        unopened = [s for s in range(seats) if state["starting"][s] is not None]
+        out = [
+            event(
+                "tour_ended",
+                None,
+                manche=state["manche"],
+                tour=state["tour"],
+                reason=reason,
+                centre=cards(state["centre"]),
+                unopened=unopened,
+            )
+        ]
+        draw = state["draw"]
+        discard = state["discard"] + state["centre"] + [state["starting"][s] for s in unopened]
+        if len(draw) < seats:
+            order = list(discard)
+            rng.shuffle(order)
+            out.append(event("reshuffled", None, order=order, count=len(order)))
+            draw = draw + order
+        tour = state["tour"] + 1
+        out.append(event("tour_started", None, manche=state["manche"], tour=tour, starting=cards(draw[:seats])))
+        out.append(timer_event(_timer_id(state["manche"], tour), now_ms + state["options"]["tour_seconds"] * 1000))
+        return out
+
+    # --- hand actions ----------------------------------------------------------------
+
+    def _open(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        cid = _card_field(action, "card")
+        if state["starting"][seat] is None:
+            raise RuleError("already_opened", "you opened this tour already")
+        if cid not in state["hands"][seat]:
+            raise RuleError("not_in_hand", "you do not hold that card")
+        return [event("opened", seat, card=card(cid), took=card(state["starting"][seat]))]
+
+    def _exchange(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        give = _card_field(action, "give")
+        take = _card_field(action, "take")
+        self._after_open(state, seat)
+        if give not in state["hands"][seat]:
+            raise RuleError("not_in_hand", "you do not hold that card")
+        if take not in state["centre"]:
+            raise RuleError("gone", "that card is no longer in the centre")
+        return [event("exchanged", seat, give=card(give), take=card(take))]
+
+    def _stop(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        cid = _card_field(action, "card")
+        take = _card_field(action, "take")
+        target = _seat_field(action, "target", state["seats"])
+        self._after_open(state, seat)
+        if cid not in state["hands"][seat]:
+            raise RuleError("not_in_hand", "you do not hold that card")
+        if KIND[cid] != STOP:
+            raise RuleError("not_a_stop", "that card is not a STOP")
+        if team_of(target, state["seats"]) == team_of(seat, state["seats"]):
+            raise RuleError("bad_target", "a STOP goes before an opponent")
+        if len(state["stops"][target]) >= MAX_STOPS:
+            raise RuleError("stop_limit", "two STOPs lie before that player already")
+        if not state["centre"]:
+            raise RuleError("empty_centre", "there is no centre card to take")
+        if take not in state["centre"]:
+            raise RuleError("gone", "that card is no longer in the centre")
+        return [event("stopped", seat, card=card(cid), target=target, take=card(take))]
+
+    def _z(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        cid = _card_field(action, "card")
+        take = _card_field(action, "take")
+        target = _seat_field(action, "target", state["seats"])
+        self._after_open(state, seat)
+        if cid not in state["hands"][seat]:
+            raise RuleError("not_in_hand", "you do not hold that card")
+        if KIND[cid] != ZCARD:
+            raise RuleError("not_a_z", "that card is not a Z")
+        if team_of(target, state["seats"]) != team_of(seat, state["seats"]):
+            raise RuleError("bad_target", "a Z frees yourself or your partner")
+        if not state["centre"]:
+            raise RuleError("empty_centre", "there is no centre card to take")
+        if take not in state["centre"]:
+            raise RuleError("gone", "that card is no longer in the centre")
+        return [event("z_played", seat, card=card(cid), target=target, removed=cards(state["stops"][target]), take=card(take))]
+
+    def _pass(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        self._after_open(state, seat)
+        if state["passed"][seat]:
+            raise RuleError("already_passed", "you passed already")
+        out = [event("passed", seat)]
+        if all(state["passed"][s] or s == seat for s in range(state["seats"])):
+            out += self._end_tour(state, now_ms, rng, "passed")
+        return out
+
+    def _after_open(self, state: State, seat: int) -> None:
+        if state["starting"][seat] is not None:
+            raise RuleError("not_opened", "open first: discard a card and take your starting card")
+
+    # --- talk: signs, announcements, counters ----------------------------------------
+
+    def _signal(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        sign = action.get("sign")
+        if not isinstance(sign, str) or sign not in SIGNS:
+            raise RuleError("bad_action", "a sign is zig or zag")
+        return [
+            event(
+                "signalled",
+                seat,
+                sign=sign,
+                partner=partner_of(seat, state["seats"]),
+                public=state["options"]["signals_seen"],
+            )
+        ]
+
+    def _announce(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        combo = action.get("combo")
+        if not isinstance(combo, str) or combo not in ALL_COMBOS:
+            raise RuleError("bad_action", "announce one of " + ", ".join(ALL_COMBOS))
+        fills = action.get("fills")
+        if fills is not None and (combo != "double_zag" or not isinstance(fills, str) or fills not in COMBOS):
+            raise RuleError("bad_action", "fills names one of the four combinations, with double_zag only")
+        seats = state["seats"]
+        team = team_of(seat, seats)
+        a, b = team_seats(team, seats)
+        scored = state["scored"][team]
+        ca = hand_class(state["hands"][a], forbidden_mask(state["stops"][a]))
+        cb = hand_class(state["hands"][b], forbidden_mask(state["stops"][b]))
+        actual = team_combo(ca, cb)
+        target = combo
+        if combo == "double_zag":
+            target = fills if fills is not None else next(c for c in COMBOS if c not in scored)
+        reason = None
+        if target in scored:
+            reason = "already_scored"
+        elif actual != combo:
+            reason = "wrong"
+        elif combo in ("zig", "zag") and (ca if seat == a else cb) != "none":
+            reason = "wrong"  # the holder announced: its partner must do it
+        data: dict[str, Any] = {"combo": combo, "team": team, "correct": reason is None}
+        if fills is not None:
+            data["fills"] = fills
+        if reason is not None:
+            data["reason"] = reason
+            return [event("announced", seat, **data), *self._replace(state, team, "announce", rng)]
+        data["scores"] = target
+        data["hands"] = {str(a): cards(state["hands"][a]), str(b): cards(state["hands"][b])}
+        out = [event("announced", seat, **data)]
+        new_scored = [*scored, target]
+        out.append(
+            event(
+                "manche_ended",
+                None,
+                manche=state["manche"],
+                team=team,
+                combo=target,
+                bonus=combo == "double_zag",
+                scored=new_scored,
+            )
+        )
+        if all(c in new_scored for c in COMBOS):
+            counts = [len(s) for s in state["scored"]]
+            counts[team] = len(new_scored)
+            out.append(self._finished(state, counts))
+        else:
+            deck = deck_for(seats, state["options"]["beginner"])
+            out += self._new_manche(seats, state["options"], state["dealer"], deck, state["manche"] + 1, now_ms, rng)
+        return out
+
+    def _finished(self, state: State, counts: list[int]) -> Event:
+        """The end: placements by combinations scored, and every card revealed."""
+        outcome = _outcome(counts, state["seats"])
+        return event(
+            "finished",
+            None,
+            outcome=outcome,
+            hands=[cards(h) for h in state["hands"]],
+            draw=cards(state["draw"]),
+            discard=cards(state["discard"]),
+            starting=[None if c is None else card(c) for c in state["starting"]],
+        )
+
+    def _counter(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        seats = state["seats"]
+        target = action.get("team")
+        if not _is_int(target) or not 0 <= target < seats // 2:
+            raise RuleError("bad_action", "counter a team by its number")
+        own = team_of(seat, seats)
+        if target == own:
+            raise RuleError("bad_target", "you cannot counter your own team")
+        if state["failed"][own] >= MAX_FAILED_COUNTERS:
+            raise RuleError("no_counters", "your team has used its three failed counters")
+        proofs: dict[str, list[dict[str, Any]]] = {}
+        confirmed = False
+        for s in team_seats(target, seats):
+            p = proof(state["hands"][s], forbidden_mask(state["stops"][s]))
+            if p is None:
+                confirmed = True
+                break
+            proofs[str(s)] = cards(p)
+        data: dict[str, Any] = {"team": target, "by": own, "confirmed": confirmed}
+        if confirmed:
+            return [event("countered", seat, **data), *self._replace(state, target, "counter", rng)]
+        data["proof"] = proofs
+        data["failed"] = state["failed"][own] + 1
+        return [event("countered", seat, **data)]
+
+    def _replace(self, state: State, team: int, reason: str, rng: random.Random) -> list[Event]:
+        """Both partners discard their hands face down and draw 4 new cards each."""
+        seats = state["seats"]
+        a, b = team_seats(team, seats)
+        out = []
+        draw = state["draw"]
+        need = 2 * HAND_SIZE
+        if len(draw) < need:
+            # never short of cards: at least 28 cards are in the draw and discard piles
+            order = list(state["discard"])
+            rng.shuffle(order)
+            out.append(event("reshuffled", None, order=order, count=len(order)))
+            draw = draw + order
+        out.append(
+            event(
+                "hands_replaced",
+                None,
+                team=team,
+                reason=reason,
+                hands={str(a): cards(draw[:HAND_SIZE]), str(b): cards(draw[HAND_SIZE:need])},
+            )
+        )
+        return out
+
+    # --- fold ----------------------------------------------------------------------
+
+    def fold(self, state: State, e: Event) -> State:
+        """Apply one fact; copies only the parts it changes (the input is never mutated)."""
+        kind = e["kind"]
+        d = e["data"]
+        if kind == "dealt":
+            return _fold_dealt(state, d)
+        s = dict(state)
+        s["clock"] = state["clock"] + 1
+        seat = e["seat"]
+        f = _FOLDS.get(kind)
+        if f is not None:
+            f(s, seat, d)
+        return s
+
+    # --- view, redact, outcome -----------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The whole table as `seat` may see it (None: a spectator)."""
+        seats = state["seats"]
+        if seat is not None and not (_is_int(seat) and 0 <= seat < seats):
+            seat = None
+        v = self._public(state)
+        v["seat"] = seat
+        signals: dict[str, dict[str, Any]] = {}
+        v["signals"] = signals
+        everything = state["finished"]
+        seen = state["options"]["signals_seen"]
+        if seat is None:
+            partner = None
+            v["team"] = v["partner"] = v["hand_class"] = None
+            v["hand"] = []
+        else:
+            partner = (seat + seats // 2) % seats
+            v["team"] = seat % (seats // 2)
+            v["partner"] = partner
+            hand = state["hands"][seat]
+            v["hand"] = [CARDS[c].copy() for c in hand]
+            stops = state["stops"][seat]
+            v["hand_class"] = hand_class(hand, forbidden_mask(stops) if stops else 0)
+        for s, sig in enumerate(state["signals"]):
+            if sig is None:
+                continue
+            if everything or s == seat or s == partner:
+                signals[_STR[s]] = {"sign": sig["sign"], "at": sig["at"], "count": sig["count"]}
+            elif seen:
+                signals[_STR[s]] = {"at": sig["at"], "count": sig["count"]}
+        return v
+
+    def _public(self, state: State) -> dict[str, Any]:
+        """What every seat sees alike; built once per state (views of one state share it).
+
+        The platform asks for one view per seat of the same state after every
+        commit, so the last state's public part is memoised by identity. States
+        are never changed in place (fold copies), so identity is enough.
+        """
+        cached = self._last_public
+        if cached is not None and cached[0] is state:
+            return dict(cached[1])
+        seats = state["seats"]
+        over = state["finished"]
+        half = seats // 2
+        starting = state["starting"]
+        pub: dict[str, Any] = {
+            "seats": seats,
+            "dealer": state["dealer"],
+            "manche": state["manche"],
+            "tour": state["tour"],
+            "phase": "over" if over else "tour",
+            "hand_counts": [len(h) for h in state["hands"]],
+            "starting": [c is not None for c in starting],
+            "centre": cards(state["centre"]),
+            "opened": [s for s in range(seats) if starting[s] is None],
+            "passed": [s for s in range(seats) if state["passed"][s]],
+            "stops": {_STR[s]: cards(st) if st else [] for s, st in enumerate(state["stops"])},
+            "teams": [
+                {
+                    "team": t,
+                    "seats": [t, t + half],
+                    "scored": list(state["scored"][t]),
+                    "bonus": list(state["bonus"][t]),
+                    "failed_counters": state["failed"][t],
+                    "countered_at": state["countered_at"][t],
+                }
+                for t in range(half)
+            ],
+            "changed_at": list(state["changed_at"]),
+            "clock": state["clock"],
+            "tour_clock": state["tour_clock"],
+            "draw_count": len(state["draw"]),
+            "discard_count": len(state["discard"]),
+            "tour_due_ms": None if state["timer"] is None else state["timer"]["due_ms"],
+            "options": dict(state["options"]),
+            "outcome": _copy_outcome(state["outcome"]),
+            "finished": over,
+        }
+        if over:
+            pub["hands"] = [cards(h) for h in state["hands"]]
+        self._last_public = (state, pub)
+        return dict(pub)
+
+    def redact(self, e: Event, seat: int | None) -> Event | None:
+        """The event as `seat` sees it, decided from the event alone."""
+        kind = e["kind"]
+        d = e["data"]
+        if kind == "dealt":
+            nd = dict(d)
+            nd["hands"] = [h if i == seat else _hidden(len(h)) for i, h in enumerate(d["hands"])]
+            nd["draw"] = len(d["draw"])
+            return _with(e, nd)
+        if kind == "tour_started":
+            nd = dict(d)
+            nd["starting"] = _hidden(len(d["starting"]))
+            return _with(e, nd)
+        if kind == "opened":
+            if e["seat"] == seat:
+                return e
+            nd = dict(d)
+            nd["took"] = {"hidden": True}
+            return _with(e, nd)
+        if kind == "hands_replaced":
+            nd = dict(d)
+            nd["hands"] = {k: (h if k == str(seat) else _hidden(len(h))) for k, h in d["hands"].items()}
+            return _with(e, nd)
+        if kind == "reshuffled":
+            return _with(e, {"count": d["count"]})
+        if kind == "signalled":
+            if seat is not None and (seat == e["seat"] or seat == d["partner"]):
+                return e
+            if not d["public"]:
+                return None
+            return _with(e, {"partner": d["partner"], "public": True})
+        return e
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return state["outcome"] if state is not None else None
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def _copy_outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"placements": [dict(p) for p in outcome["placements"]], "winners": list(outcome["winners"])}
+
+
+def _timer_id(manche: int, tour: int) -> str:
+    return f"tour:{manche}:{tour}"
+
+
+def _with(e: Event, data: dict[str, Any]) -> Event:
+    return {**e, "data": data}
+
+
+def _card_field(action: dict[str, Any], name: str) -> int:
+    v = action.get(name)
+    if not _is_int(v) or v not in KIND:
+        raise RuleError("bad_action", f"{name} must be a card id")
+    return v
+
+
+def _seat_field(action: dict[str, Any], name: str, seats: int) -> int:
+    v = action.get(name)
+    if not _is_int(v) or not 0 <= v < seats:
+        raise RuleError("bad_action", f"{name} must be a seat")
+    return v
+
+
+def _outcome(counts: list[int], seats: int) -> dict[str, Any]:
+    """Teams placed by combinations scored; both partners share their team's place."""
+    half = seats // 2
+    placements = []
+    for s in range(seats):
+        t = s % half
+        place = 1 + sum(1 for u in range(half) if counts[u] > counts[t])
+        placements.append({"seat": s, "place": place, "score": counts[t]})
+    best = max(counts)
+    winners = [s for s in range(seats) if counts[s % half] == best]
+    return {"placements": placements, "winners": winners}
+
+
+def _fold_dealt(state: State, d: dict[str, Any]) -> State:
+    seats = d["seats"]
+    half = seats // 2
+    s: dict[str, Any]
+    if state is None:
+        s = {
+            "seats": seats,
+            "options": dict(d["options"]),
+            "dealer": d["dealer"],
+            "scored": [[] for _ in range(half)],
+            "bonus": [[] for _ in range(half)],
+            "failed": [0] * half,
+            "finished": False,
+            "outcome": None,
+        }
+    else:
+        s = dict(state)
+    s["manche"] = d["manche"]
+    s["tour"] = 0
+    s["clock"] = 0
+    s["tour_clock"] = 0
+    s["hands"] = [[c["id"] for c in h] for h in d["hands"]]
+    s["draw"] = [c["id"] for c in d["draw"]]
+    s["discard"] = []
+    s["centre"] = []
+    s["starting"] = [None] * seats
+    s["passed"] = [False] * seats
+    s["stops"] = [[] for _ in range(seats)]
+    s["signals"] = [None] * seats
+    s["changed_at"] = [0] * seats
+    s["countered_at"] = [-1] * half
+    s["timer"] = None
+    return s
+
+
+def _touch(s: dict[str, Any], *seats: int) -> None:
+    ch = list(s["changed_at"])
+    for x in seats:
+        ch[x] = s["clock"]
+    s["changed_at"] = ch
+
+
+def _swap(hand: list[int], out: int, into: int) -> list[int]:
+    h = list(hand)
+    h[h.index(out)] = into
+    return h
+
+
+def _set(lst: list[Any], i: int, v: Any) -> list[Any]:
+    n = list(lst)
+    n[i] = v
+    return n
+
+
+def _f_tour_started(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    n = len(d["starting"])
+    s["tour"] = d["tour"]
+    s["tour_clock"] = s["clock"]
+    s["starting"] = [c["id"] for c in d["starting"]]
+    s["draw"] = s["draw"][n:]
+    s["passed"] = [False] * s["seats"]
+
+
+def _f_timer(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    s["timer"] = {"id": d["id"], "due_ms": d["due_ms"]}
+
+
+def _f_opened(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    cid = d["card"]["id"]
+    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, d["took"]["id"]))
+    s["centre"] = [*s["centre"], cid]
+    s["starting"] = _set(s["starting"], seat, None)
+    _touch(s, seat)
+
+
+def _f_exchanged(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    give, take = d["give"]["id"], d["take"]["id"]
+    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], give, take))
+    s["centre"] = [give if c == take else c for c in s["centre"]]
+    if s["passed"][seat]:
+        s["passed"] = _set(s["passed"], seat, False)
+    _touch(s, seat)
+
+
+def _f_stopped(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    cid, take, target = d["card"]["id"], d["take"]["id"], d["target"]
+    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
+    s["centre"] = [c for c in s["centre"] if c != take]
+    s["stops"] = _set(s["stops"], target, [*s["stops"][target], cid])
+    if s["passed"][seat]:
+        s["passed"] = _set(s["passed"], seat, False)
+    _touch(s, seat, target)
+
+
+def _f_z_played(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    cid, take, target = d["card"]["id"], d["take"]["id"], d["target"]
+    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
+    s["centre"] = [c for c in s["centre"] if c != take]
+    s["discard"] = [*s["discard"], cid, *s["stops"][target]]
+    s["stops"] = _set(s["stops"], target, [])
+    if s["passed"][seat]:
+        s["passed"] = _set(s["passed"], seat, False)
+    _touch(s, seat, target)
+
+
+def _f_passed(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    s["passed"] = _set(s["passed"], seat, True)
+
+
+def _f_signalled(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    old = s["signals"][seat]
+    count = 1 if old is None else old["count"] + 1
+    s["signals"] = _set(s["signals"], seat, {"sign": d["sign"], "at": s["clock"], "count": count})
+
+
+def _f_countered(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    s["countered_at"] = _set(s["countered_at"], d["team"], s["clock"])
+    if not d["confirmed"]:
+        s["failed"] = _set(s["failed"], d["by"], d["failed"])
+
+
+def _f_hands_replaced(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    hands = list(s["hands"])
+    discard = list(s["discard"])
+    signals = list(s["signals"])
+    taken = 0
+    for k, h in d["hands"].items():
+        x = int(k)
+        discard += hands[x]
+        hands[x] = [c["id"] for c in h]
+        taken += len(h)
+        signals[x] = None
+    s["hands"] = hands
+    s["discard"] = discard
+    s["draw"] = s["draw"][taken:]
+    s["signals"] = signals
+    _touch(s, *(int(k) for k in d["hands"]))
+
+
+def _f_reshuffled(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    s["draw"] = s["draw"] + d["order"]
+    s["discard"] = []
+
+
+def _f_tour_ended(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    s["discard"] = s["discard"] + s["centre"] + [c for c in s["starting"] if c is not None]
+    s["centre"] = []
+    s["starting"] = [None] * s["seats"]
+    s["passed"] = [False] * s["seats"]
+    s["timer"] = None
+
+
+def _f_manche_ended(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    t = d["team"]
+    s["scored"] = _set(s["scored"], t, list(d["scored"]))
+    if d["bonus"]:
+        s["bonus"] = _set(s["bonus"], t, [*s["bonus"][t], d["combo"]])
+    s["timer"] = None
+
+
+def _f_finished(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    s["finished"] = True
+    s["outcome"] = d["outcome"]
+    s["timer"] = None
+
+
+_FOLDS = {
+    "tour_started": _f_tour_started,
+    "timer": _f_timer,
+    "opened": _f_opened,
+    "exchanged": _f_exchanged,
+    "stopped": _f_stopped,
+    "z_played": _f_z_played,
+    "passed": _f_passed,
+    "signalled": _f_signalled,
+    "countered": _f_countered,
+    "hands_replaced": _f_hands_replaced,
+    "reshuffled": _f_reshuffled,
+    "tour_ended": _f_tour_ended,
+    "manche_ended": _f_manche_ended,
+    "finished": _f_finished,
+}
+
+_HANDLERS = {
+    "open": ZigzagRules._open,
+    "exchange": ZigzagRules._exchange,
+    "stop": ZigzagRules._stop,
+    "z": ZigzagRules._z,
+    "pass": ZigzagRules._pass,
+    "signal": ZigzagRules._signal,
+    "announce": ZigzagRules._announce,
+    "counter": ZigzagRules._counter,
+}
+
+RULES = ZigzagRules()

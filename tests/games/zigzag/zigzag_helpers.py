@@ -1,0 +1,181 @@
+"""Builders for exact ZIGZAG scenarios: a hand-built `dealt` event, folded.
+
+Scenarios choose every hand, every starting card and the draw pile order, so
+each rule can be tested on a table whose answer is known in advance.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Event, event, fold_all, resolve_options, timer_event
+from games.zigzag.rules import (
+    ATTITUDES,
+    CHARACTERS,
+    LANDSCAPES,
+    RULES,
+    cards,
+    deck_for,
+)
+
+State = dict[str, Any]
+
+
+def ch(landscape: str, character: str, attitude: str) -> int:
+    """The id of a character card from its three features."""
+    return 16 * LANDSCAPES.index(landscape) + 4 * CHARACTERS.index(character) + ATTITUDES.index(attitude)
+
+
+JOKER = 64
+JOKER2 = 65
+STOP_L, STOP_L2, STOP_C, STOP_C2, STOP_A, STOP_A2 = 68, 69, 70, 71, 72, 73
+Z1, Z2, Z3 = 74, 75, 76
+
+# ready-made hands
+ZIG_PINK = [
+    ch("pink", "water", "cocktail"),
+    ch("pink", "flame", "running"),
+    ch("pink", "cloud", "sunglasses"),
+    ch("pink", "tree", "suitcase"),
+]
+ZIG_SUITCASE = [
+    ch("pink", "water", "suitcase"),
+    ch("blue", "flame", "suitcase"),
+    ch("green", "cloud", "suitcase"),
+    ch("yellow", "tree", "suitcase"),
+]
+ZAG_PINK_WATER = [ch("pink", "water", a) for a in ATTITUDES]
+NONE_A = [
+    ch("blue", "water", "cocktail"),
+    ch("green", "flame", "running"),
+    ch("yellow", "cloud", "sunglasses"),
+    ch("blue", "tree", "suitcase"),
+]
+NONE_B = [
+    ch("green", "water", "running"),
+    ch("yellow", "flame", "cocktail"),
+    ch("blue", "cloud", "suitcase"),
+    ch("green", "tree", "sunglasses"),
+]
+NONE_C = [
+    ch("yellow", "water", "sunglasses"),
+    ch("blue", "flame", "cocktail"),
+    ch("green", "cloud", "running"),
+    ch("yellow", "tree", "cocktail"),
+]
+NONE_D = [
+    ch("green", "water", "sunglasses"),
+    ch("yellow", "flame", "suitcase"),
+    ch("blue", "cloud", "cocktail"),
+    ch("yellow", "cloud", "running"),
+]
+NONE_E = [
+    ch("blue", "water", "running"),
+    ch("green", "flame", "sunglasses"),
+    ch("yellow", "water", "cocktail"),
+    ch("green", "tree", "suitcase"),
+]
+NONE_F = [
+    ch("yellow", "water", "running"),
+    ch("blue", "flame", "sunglasses"),
+    ch("green", "cloud", "cocktail"),
+    ch("blue", "tree", "running"),
+]
+
+
+def deal_events(
+    hands: list[list[int]],
+    starting: list[int] | None = None,
+    draw: list[int] | None = None,
+    options: dict[str, Any] | None = None,
+    manche: int = 1,
+    now_ms: int = 0,
+) -> list[Event]:
+    """`dealt` + `tour_started` + timer with exactly these hands, starting cards and draw pile.
+
+    Cards not named go to the draw pile after the named ones, in id order,
+    unless `draw` is given (then the deck is just the named cards: a short
+    draw pile for reshuffle scenarios).
+    """
+    seats = len(hands)
+    opts = resolve_options(RULES.options, options or {}, seats)
+    used = [c for h in hands for c in h]
+    if starting is None:
+        pool = [c for c in deck_for(seats, opts["beginner"]) if c not in used]
+        starting = pool[:seats]
+    used += starting
+    if draw is None:
+        draw = [c for c in deck_for(seats, opts["beginner"]) if c not in used]
+    assert len(set(used + draw)) == len(used) + len(draw), "a card named twice"
+    dealer = opts["dealer"] if opts["dealer"] >= 0 else seats - 1
+    return [
+        event(
+            "dealt",
+            None,
+            manche=manche,
+            seats=seats,
+            options=opts,
+            dealer=dealer,
+            hands=[cards(h) for h in hands],
+            draw=cards(starting + draw),
+        ),
+        event("tour_started", None, manche=manche, tour=1, starting=cards(starting)),
+        timer_event(f"tour:{manche}:1", now_ms + opts["tour_seconds"] * 1000),
+    ]
+
+
+def table(
+    hands: list[list[int]],
+    starting: list[int] | None = None,
+    draw: list[int] | None = None,
+    options: dict[str, Any] | None = None,
+    scored: dict[int, list[str]] | None = None,
+    failed: dict[int, int] | None = None,
+) -> State:
+    """A folded table; `scored` and `failed` are set by folding real events of an earlier manche."""
+    seats = len(hands)
+    events: list[Event] = []
+    manche = 1
+    if scored or failed:
+        rng = random.Random(0)
+        events += RULES.setup(seats, options or {}, rng)[:1]
+        for team, combos in (scored or {}).items():
+            for i in range(len(combos)):
+                events.append(
+                    event("manche_ended", None, manche=1, team=team, combo=combos[i], bonus=False, scored=combos[: i + 1])
+                )
+        for team, n in (failed or {}).items():
+            events.append(
+                event(
+                    "countered",
+                    0 if team else 1,
+                    team=1 - team if seats == 4 else (team + 1) % (seats // 2),
+                    by=team,
+                    confirmed=False,
+                    proof={},
+                    failed=n,
+                )
+            )
+        manche = 2
+    events += deal_events(hands, starting, draw, options, manche=manche)
+    return fold_all(RULES, [dict(e) for e in events])
+
+
+def act(state: State, seat: int | None, action: dict[str, Any], now_ms: int = 1000, seed: int = 0) -> tuple[list[Event], State]:
+    """Decide and fold one action."""
+    events = RULES.decide(state, seat, action, now_ms, random.Random(seed))
+    for e in events:
+        state = RULES.fold(state, e)
+    return events, state
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e["kind"] for e in events]
+
+
+def open_all(state: State, seats: list[int] | None = None) -> State:
+    """Every (listed) seat opens with its first hand card."""
+    for s in seats if seats is not None else range(state["seats"]):
+        _, state = act(state, s, {"kind": "open", "card": state["hands"][s][0]})
+    return state
