@@ -562,6 +562,23 @@ class SmackItRules:
             }
         return view
 
+    def view_all(self, state: State) -> dict[str, Any]:
+        """The replay's "everything" table: the public view plus what lies face down.
+
+        Same shape as `view(state, None)` so the renderer draws it; added:
+        `pile_tops` (each seat's next card to flip, None for an empty pile)
+        and `reveal` (every pile top card first, and the removed cards), as
+        the finished view shows it. Replays only: never sent live.
+        """
+        out = self.view(state, None)
+        piles = state["piles"]
+        out["pile_tops"] = [dict(DECK[p[0]]) if p else None for p in piles]
+        out["reveal"] = {
+            "piles": [[dict(DECK[c]) for c in p] for p in piles],
+            "removed": [dict(DECK[c]) for c in state["removed"]],
+        }
+        return out
+
     def redact(self, e: Event, seat: int | None) -> Event | None:
         """Only the deal order and a shuffled pile's order are secret [D13]."""
         kind = e.get("kind")

@@ -546,6 +546,25 @@ class ZackRules:
             "out_of_turn": state["oot_counts"] if finished else None,
         }
 
+    def view_all(self, state: State) -> dict[str, Any]:
+        """The replay's "everything" table: the public view plus what the box keeps to itself.
+
+        Same shape as `view(state, None)` so the renderer draws it, with the
+        secrets filled in as the finished view shows them: each pile's cards
+        (top first), every box card's out-of-turn flag, whose turn it is and
+        the per-seat out-of-turn counts. Replays only: never sent live.
+        """
+        out = self.view(state, None)
+        codes = state["cards"]
+        out["seats"] = [dict(row, cards=[decode(c, codes[c]) for c in state["piles"][row["seat"]]]) for row in out["seats"]]
+        out["box"] = [
+            dict(item, out_of_turn=bool(entry.get("oot"))) if "card" in entry else item
+            for item, entry in zip(out["box"], state["box"], strict=True)
+        ]
+        out["turn"] = state["turn"]
+        out["out_of_turn"] = list(state["oot_counts"])
+        return out
+
     def redact(self, ev: Event, seat: int | None) -> Event | None:
         """Pile order is nobody's; out-of-turn flags and the expected thrower stay secret till the end."""
         kind = ev["kind"]

@@ -684,6 +684,29 @@ class ZwickerRules:
             "finished": state["outcome"] is not None,
         }
 
+    def view_all(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The replay's "everything" table: the spectator's view with every face-down card turned up.
+
+        Same shape as `view(state, None)` so the renderer draws it; added:
+        each filled slot's `card` and each seat's running `total`, the drawn
+        card and King look as the player on turn sees them, and `draw_top`
+        (the card the next draw would give). Replays only: never sent live.
+        """
+        out = self.view(state, None)
+        seats = []
+        for row, cards in zip(out["seats"], state["slots"], strict=True):
+            slots = [dict(info, card=card(c)) if c is not None else info for info, c in zip(row["slots"], cards, strict=True)]
+            seats.append(dict(row, slots=slots, total=total(cards)))
+        out["seats"] = seats
+        if state["drawn"] is not None:
+            out["drawn"] = card(state["drawn"])
+            out["drawn_power"] = POWER_OF[state["drawn"]]
+        king = state["king"]
+        if king is not None:
+            out["king_look"] = {"target": king["target"], "target_slot": king["target_slot"], "card": card(king["card"])}
+        out["draw_top"] = card(state["draw"][-1]) if state["draw"] else None
+        return out
+
     def redact(self, e: Event, seat: int | None) -> Event | None:
         """The event as `seat` sees it; decided from the event alone (no state)."""
         kind = e["kind"]

@@ -78,6 +78,8 @@ def create_bot_table(page: Any, game: str, seats: int, level: str = "normal", op
     page.click("[data-testid=create-submit]")
     page.wait_for_url("**/tables/*/")
     table_id = int(page.url.rstrip("/").split("/")[-1])
+    # the socket's hello redraws the seat list (level selects back to "normal"): choose levels after it
+    page.wait_for_function("window.cardTable && window.cardTable.seat !== null")
     for s in range(1, seats):
         page.select_option(f"[data-testid=bot-level-{s}]", level)
         page.click(f"[data-testid=add-bot-{s}]")

@@ -18,6 +18,10 @@ const STRINGS = {
     timeLimit: "Time limit reached", place: "Place", player: "Player", score: "Cards",
     seat: "Seat {n}", you: "you", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Last smack",
     behind: "+{ms} ms", spectator: "You are watching", timeLeft: "Match ends in {m}:{s}", number: "Number {n}",
+    toFlip: "to flip", next: "next", pileHolds: "{name}'s pile: {n} cards, next {card}",
+    evDealt: "{n} cards dealt to {p} players.", evFlipped: "{name} flipped {card}.", evTurn: "{name} flips next.",
+    evFlipTimer: "Auto flip in {s} s if nobody flips.", evLimit: "The match ends after {m} min at the latest.",
+    evForfeit: "{name} forfeits {card} to the bottom of the centre.",
   },
   de: {
     flip: "Aufdecken", smack: "Schlagen!", flipKey: "Leertaste", smackKey: "S oder Enter",
@@ -35,6 +39,10 @@ const STRINGS = {
     timeLimit: "Zeitlimit erreicht", place: "Platz", player: "Spieler", score: "Karten",
     seat: "Platz {n}", you: "du", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Letzter Schlag",
     behind: "+{ms} ms", spectator: "Du schaust zu", timeLeft: "Partie endet in {m}:{s}", number: "Zahl {n}",
+    toFlip: "deckt auf", next: "als Nächstes", pileHolds: "Stapel von {name}: {n} Karten, als Nächstes {card}",
+    evDealt: "{n} Karten an {p} Spieler verteilt.", evFlipped: "{name} deckt {card} auf.", evTurn: "{name} deckt als Nächstes auf.",
+    evFlipTimer: "Automatisch aufdecken in {s} s, falls niemand aufdeckt.", evLimit: "Die Partie endet spätestens nach {m} min.",
+    evForfeit: "{name} gibt {card} unter den Mittelstapel ab.",
   },
   fr: {
     flip: "Retourner", smack: "Frapper !", flipKey: "espace", smackKey: "S ou Entrée",
@@ -52,6 +60,10 @@ const STRINGS = {
     timeLimit: "Limite de temps atteinte", place: "Place", player: "Joueur", score: "Cartes",
     seat: "Place {n}", you: "toi", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Dernière frappe",
     behind: "+{ms} ms", spectator: "Tu regardes", timeLeft: "Fin de partie dans {m}:{s}", number: "Nombre {n}",
+    toFlip: "retourne", next: "suivante", pileHolds: "Pile de {name} : {n} cartes, ensuite {card}",
+    evDealt: "{n} cartes distribuées à {p} joueurs.", evFlipped: "{name} retourne {card}.", evTurn: "{name} retourne ensuite.",
+    evFlipTimer: "Retournement automatique dans {s} s si personne ne retourne.", evLimit: "La partie se termine au plus tard après {m} min.",
+    evForfeit: "{name} cède {card} sous la pile centrale.",
   },
 };
 
@@ -94,9 +106,97 @@ function boltIcon() {
     svg("path", { d: "M23 3 L9 23 L18 23 L15 37 L31 15 L21 15 Z", fill: "currentColor" }));
 }
 
+function fill(t, key, values) {
+  return (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+}
+
+function cardLabel(t, card) {
+  if (!card) return "?";
+  if (card.face === "number") return fill(t, "number", { n: card.value });
+  return card.face === "challenge" ? t.challengeCard : t.smackIt;
+}
+
+function countCards(t, n) {
+  return n === 1 ? t.card1 : fill(t, "cards", { n });
+}
+
+// What one event means, in one sentence (shared by the live feedback and the replay's event list).
+function sentence(t, e, name) {
+  const d = e.data || {};
+  switch (e.kind) {
+    case "smacked":
+      if (d.result === "win") return { text: fill(t, "smackWon", { name: name(e.seat), ms: d.reaction_ms }), tone: "good" };
+      if (d.result === "ignored") return { text: fill(t, "smackLate", { name: name(e.seat), ms: d.behind_ms }), tone: "info" };
+      return { text: fill(t, "smackFalse", { name: name(e.seat) }), tone: "bad" };
+    case "forfeited":
+      return { text: fill(t, "forfeit", { name: name(e.seat) }), tone: "bad" };
+    case "pile_won": {
+      const n = (d.cards || []).length;
+      if (d.removed) return { text: fill(t, "pileRemoved", { name: name(e.seat), n }), tone: "info" };
+      if (d.by === "challenge") {
+        const values = (d.cards || []).filter((c) => c.face === "number").map((c) => c.value);
+        return { text: fill(t, "pileWonChallenge", { name: name(e.seat), n, value: values.length ? Math.max(...values) : "?" }), tone: "good" };
+      }
+      return { text: fill(t, "pileWon", { name: name(e.seat), n }), tone: "good" };
+    }
+    case "challenge_started":
+      return { text: fill(t, "challengeStart", { name: name(d.by) }), tone: "info" };
+    case "challenge_restarted":
+      return { text: fill(t, "challengeRestart", { name: name(d.by) }), tone: "info" };
+    case "challenge_ended":
+      return { text: t.challengeEnd, tone: "info" };
+    case "out":
+      return { text: fill(t, d.for_good ? "isOutForGood" : "isOut", { name: name(e.seat) }), tone: "bad" };
+    case "flipped":
+      return d.auto ? { text: fill(t, "autoFlipped", { name: name(e.seat) }), tone: "info" } : null;
+    case "finished":
+      return { text: d.reason === "time_limit" ? t.timeLimit : t.finished, tone: "info" };
+    default:
+      return null;
+  }
+}
+
+// One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
+export function describeEvent(event, lang, players) {
+  const t = STRINGS[lang] || STRINGS.en;
+  const d = (event && event.data) || {};
+  const name = (seat) => {
+    if (seat === null || seat === undefined) return "?";
+    const p = (players || []).find((x) => x.seat === seat);
+    return p ? p.username : fill(t, "seat", { n: seat + 1 });
+  };
+  switch (event.kind) {
+    case "dealt": {
+      const sizes = Array.isArray(d.sizes) ? d.sizes : (d.piles || []).map((p) => (Array.isArray(p) ? p.length : 0));
+      return fill(t, "evDealt", { n: sizes.reduce((a, b) => a + b, 0), p: sizes.length || d.seats });
+    }
+    case "flipped": {
+      const text = fill(t, "evFlipped", { name: name(event.seat), card: cardLabel(t, d.card) });
+      return d.auto ? `${fill(t, "autoFlipped", { name: name(event.seat) })}: ${text}` : text;
+    }
+    case "forfeited":
+      return fill(t, "evForfeit", { name: name(event.seat), card: cardLabel(t, d.card) });
+    case "turn":
+      return fill(t, "evTurn", { name: name(d.next) });
+    case "timer":
+      if (d.id === "limit") return fill(t, "evLimit", { m: Math.round(Number(d.due_ms) / 60000) });
+      return fill(t, "evFlipTimer", { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
+    case "finished": {
+      const winners = ((d.outcome && d.outcome.winners) || []).map(name).join(", ");
+      const head = d.reason === "time_limit" ? `${t.finished} — ${t.timeLimit}` : t.finished;
+      return winners ? `${head}. ${fill(t, "winner", { names: winners })}.` : `${head}.`;
+    }
+    default: {
+      const item = sentence(t, event, name);
+      if (item) return `${item.text}.`.replace(/([.!])\.$/, "$1");
+      return `${event.seat === null || event.seat === undefined ? "" : `${name(event.seat)}: `}${String(event.kind || "").replaceAll("_", " ")}`;
+    }
+  }
+}
+
 export function createRenderer(root, ctx) {
   const t = STRINGS[ctx.lang] || STRINGS.en;
-  const fmt = (key, values) => (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+  const fmt = (key, values) => fill(t, key, values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
   let clockOffset = null; // Date.now() - match ms, estimated from event times
@@ -187,38 +287,7 @@ export function createRenderer(root, ctx) {
   document.addEventListener("keydown", onKey);
 
   function describe(e) {
-    const d = e.data || {};
-    switch (e.kind) {
-      case "smacked":
-        if (d.result === "win") return { text: fmt("smackWon", { name: name(e.seat), ms: d.reaction_ms }), tone: "good" };
-        if (d.result === "ignored") return { text: fmt("smackLate", { name: name(e.seat), ms: d.behind_ms }), tone: "info" };
-        return { text: fmt("smackFalse", { name: name(e.seat) }), tone: "bad" };
-      case "forfeited":
-        return { text: fmt("forfeit", { name: name(e.seat) }), tone: "bad" };
-      case "pile_won": {
-        const n = (d.cards || []).length;
-        if (d.removed) return { text: fmt("pileRemoved", { name: name(e.seat), n }), tone: "info" };
-        if (d.by === "challenge") {
-          const values = (d.cards || []).filter((c) => c.face === "number").map((c) => c.value);
-          return { text: fmt("pileWonChallenge", { name: name(e.seat), n, value: values.length ? Math.max(...values) : "?" }), tone: "good" };
-        }
-        return { text: fmt("pileWon", { name: name(e.seat), n }), tone: "good" };
-      }
-      case "challenge_started":
-        return { text: fmt("challengeStart", { name: name(d.by) }), tone: "info" };
-      case "challenge_restarted":
-        return { text: fmt("challengeRestart", { name: name(d.by) }), tone: "info" };
-      case "challenge_ended":
-        return { text: t.challengeEnd, tone: "info" };
-      case "out":
-        return { text: fmt(d.for_good ? "isOutForGood" : "isOut", { name: name(e.seat) }), tone: "bad" };
-      case "flipped":
-        return d.auto ? { text: fmt("autoFlipped", { name: name(e.seat) }), tone: "info" } : null;
-      case "finished":
-        return { text: d.reason === "time_limit" ? t.timeLimit : t.finished, tone: "info" };
-      default:
-        return null;
-    }
+    return sentence(t, e, name);
   }
 
   function update(newView, events) {
@@ -246,12 +315,27 @@ export function createRenderer(root, ctx) {
       const li = h("li", { class: classes.join(" "), "data-testid": `seat-${s}`, style: `--seat:${SEAT_COLOURS[s % 6]}` },
         seatBadge(s),
         h("span", { class: "smackit-pile", "data-testid": `pile-${s}`, "data-count": count }, h("span", { class: "smackit-back", "aria-hidden": "true" }),
-          h("span", { text: count === 1 ? t.card1 : fmt("cards", { n: count }) })));
+          h("span", { text: countCards(t, count) })));
+      // a replay's "everything" view: the card this pile flips next, and the special cards it holds
+      if (view.pile_tops && view.pile_tops[s]) li.append(nextCard(s));
       if (gone.has(s)) li.append(h("span", { class: "smackit-tag smackit-tag-bad", text: t.outForGood }));
       else if (outs.has(s)) li.append(h("span", { class: "smackit-tag", text: t.out }));
-      if (view.turn === s) li.append(h("span", { class: "smackit-tag smackit-tag-turn", text: "⟵" }));
+      if (view.turn === s) li.append(h("span", { class: "smackit-tag smackit-tag-turn", "data-testid": "turn-marker", text: `▶ ${t.toFlip}` }));
       seatsRow.append(li);
     }
+  }
+
+  function nextCard(s) {
+    const pile = (view.reveal && view.reveal.piles && view.reveal.piles[s]) || [];
+    const top = view.pile_tops[s];
+    const box = h("span", { class: "smackit-next", "data-testid": `next-${s}`,
+      title: fmt("pileHolds", { name: name(s), n: view.piles[s], card: cardLabel(t, top) }) },
+    h("span", { class: "smackit-muted", text: `${t.next}:` }), cardNode(top, "mini"));
+    const challenges = pile.filter((c) => c.face === "challenge").length;
+    const smacks = pile.filter((c) => c.face === "smack").length;
+    if (challenges) box.append(h("span", { class: "smackit-tag smackit-tag-challenge", title: t.challengeCard }, boltIcon(), h("span", { text: `×${challenges}` })));
+    if (smacks) box.append(h("span", { class: "smackit-tag smackit-tag-smack", title: t.smackIt }, handIcon(), h("span", { text: `×${smacks}` })));
+    return box;
   }
 
   function drawCentre() {
@@ -259,7 +343,7 @@ export function createRenderer(root, ctx) {
     centreBox.replaceChildren(h("h3", { text: t.centre }));
     const top = cardNode(c.top, "large", "centre-top");
     if (flash && Date.now() - flash.at < 1500) top.classList.add(`smackit-flash-${flash.result || flash.kind}`);
-    centreBox.append(h("div", { class: "smackit-topwrap" }, top, h("span", { class: "smackit-count", "data-testid": "centre-count", text: fmt("cards", { n: c.count }) })));
+    centreBox.append(h("div", { class: "smackit-topwrap" }, top, h("span", { class: "smackit-count", "data-testid": "centre-count", text: countCards(t, c.count) })));
     const recent = (c.recent || []).slice(0, -1);
     if (recent.length) {
       centreBox.append(h("div", { class: "smackit-recent" }, ...recent.map((card) => cardNode(card, "small", `centre-${card.id}`))));

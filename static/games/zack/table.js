@@ -4,17 +4,17 @@
 
 const STRINGS = {
   en: {
-    throw: "Throw", throwKey: "space", challenge: "Challenge", challengeKeys: "keys 1–5", colourCard: "Colour card",
-    colourKey: "C", choose: "Choose who throws next", chooseKeys: "keys 1–6", box: "The box", boxEmpty: "The box is empty",
-    boxCount: "{n} cards in the box", cards: "{n} cards", card1: "1 card", noCards: "no cards — throw your colour card on your turn!",
+    throw: "Throw", throwKey: "space", challenge: "Challenge", challengeKeys: "keys 1–{n}", colourCard: "Colour card",
+    colourKey: "C", choose: "Choose who throws next", chooseKeys: "keys 1–{n}", box: "The box", boxEmpty: "The box is empty",
+    boxCount: "{n} cards in the box", boxCount1: "1 card in the box", cards: "{n} cards", card1: "1 card", noCards: "no cards — throw your colour card on your turn!",
     dealer: "dealer", you: "you", seat: "Seat {n}", spectator: "You are watching",
     turnHidden: "Whose turn is it? Read the box!", yourTurn: "Your turn!", turnOf: "{name}'s turn", waitingChoice: "{name} chooses a colour…",
     pause: "Stop! Pause: {s} s", settling: "Cards are being returned…", choiceIn: "choice in {s} s",
     lrSwapped: "Left = Right is in force: left and right are exchanged", colourInBox: "colour card in the box",
     thrower: "thrown by {name}",
-    chSuccessSlow: "{by} challenged {target}: too slow — right! {taker} takes {n} cards, {next} restarts.",
-    chSuccessWrong: "{by} challenged {target}: not their turn — right! {taker} takes {n} cards, {next} restarts.",
-    chFail: "{by} challenged {target} — wrong! {taker} takes {n} cards, {next} restarts.",
+    chSuccessSlow: "{by} challenged {target}: too slow — right! {taker} takes {cards}, {next} restarts.",
+    chSuccessWrong: "{by} challenged {target}: not their turn — right! {taker} takes {cards}, {next} restarts.",
+    chFail: "{by} challenged {target} — wrong! {taker} takes {cards}, {next} restarts.",
     retCard: "{name}'s card came back ({why}) and goes under the pile.", retChallenge: "{name}'s challenge came back ({why}).",
     retColour: "{name}'s colour card came back ({why}).",
     why_settling: "after a challenge", why_pause: "Stop pause", why_waiting_choice: "waiting for a choice",
@@ -22,23 +22,25 @@ const STRINGS = {
     passed: "Swap colours! Colour cards and challenge cards passed to the left.", stopCard: "{name} threw a Stop card: {face}.",
     colourError: "{name} threw the colour card — a mistake that may be challenged!", won: "{name} threw the colour card and wins!",
     finished: "Match over", winner: "Winner: {name}", place: "Place", player: "Player", left: "Cards left", outOfTurn: "Out of turn",
-    oot: "out of turn",
+    oot: "out of turn", turnTag: "to throw",
+    evDealt: "{n} cards dealt to {p} players.", evThrown: "{name} threw {card}.", evThrownOot: "{name} threw {card} — out of turn ({expected} was to throw).",
+    evCircle: "a {colour} circle", evTimer: "{s} s to choose a colour.", evFinished: "Match over: {name} wins.", held: "your challenge cards", pileTop: "top", allPiles: "Pile (revealed)",
     faces: { links: "Left", rechts: "Right", links2: "2 Left", rechts2: "2 Right", nochmal: "Again", zurueck: "Back",
       stop_choose: "Choose colour", stop_swap: "Swap colours", stop_lr: "Left = Right" },
     colours: { red: "red", blue: "blue", yellow: "yellow", green: "green", orange: "orange", purple: "purple" },
   },
   de: {
-    throw: "Werfen", throwKey: "Leertaste", challenge: "Anklagen", challengeKeys: "Tasten 1–5", colourCard: "Farbkarte",
-    colourKey: "C", choose: "Wähle, wer als Nächstes wirft", chooseKeys: "Tasten 1–6", box: "Die Box", boxEmpty: "Die Box ist leer",
-    boxCount: "{n} Karten in der Box", cards: "{n} Karten", card1: "1 Karte", noCards: "keine Karten — wirf deine Farbkarte, wenn du dran bist!",
+    throw: "Werfen", throwKey: "Leertaste", challenge: "Anklagen", challengeKeys: "Tasten 1–{n}", colourCard: "Farbkarte",
+    colourKey: "C", choose: "Wähle, wer als Nächstes wirft", chooseKeys: "Tasten 1–{n}", box: "Die Box", boxEmpty: "Die Box ist leer",
+    boxCount: "{n} Karten in der Box", boxCount1: "1 Karte in der Box", cards: "{n} Karten", card1: "1 Karte", noCards: "keine Karten — wirf deine Farbkarte, wenn du dran bist!",
     dealer: "Geber", you: "du", seat: "Platz {n}", spectator: "Du schaust zu",
     turnHidden: "Wer ist dran? Lies die Box!", yourTurn: "Du bist dran!", turnOf: "{name} ist dran", waitingChoice: "{name} wählt eine Farbe…",
     pause: "Stopp! Pause: {s} s", settling: "Karten werden zurückgegeben…", choiceIn: "Wahl in {s} s",
     lrSwapped: "Links = Rechts gilt: links und rechts sind vertauscht", colourInBox: "Farbkarte in der Box",
     thrower: "geworfen von {name}",
-    chSuccessSlow: "{by} klagt {target} an: zu langsam — richtig! {taker} nimmt {n} Karten, {next} beginnt neu.",
-    chSuccessWrong: "{by} klagt {target} an: nicht dran — richtig! {taker} nimmt {n} Karten, {next} beginnt neu.",
-    chFail: "{by} klagt {target} an — falsch! {taker} nimmt {n} Karten, {next} beginnt neu.",
+    chSuccessSlow: "{by} klagt {target} an: zu langsam — richtig! {taker} nimmt {cards}, {next} beginnt neu.",
+    chSuccessWrong: "{by} klagt {target} an: nicht dran — richtig! {taker} nimmt {cards}, {next} beginnt neu.",
+    chFail: "{by} klagt {target} an — falsch! {taker} nimmt {cards}, {next} beginnt neu.",
     retCard: "Die Karte von {name} kommt zurück ({why}) und unter den Stapel.", retChallenge: "Die Anklage von {name} kommt zurück ({why}).",
     retColour: "Die Farbkarte von {name} kommt zurück ({why}).",
     why_settling: "nach einer Anklage", why_pause: "Stopp-Pause", why_waiting_choice: "Farbwahl läuft",
@@ -46,23 +48,25 @@ const STRINGS = {
     passed: "Farben wechseln! Farbkarten und Anklagekarten gehen nach links.", stopCard: "{name} wirft eine Stopp-Karte: {face}.",
     colourError: "{name} wirft die Farbkarte — ein Fehler, der angeklagt werden kann!", won: "{name} wirft die Farbkarte und gewinnt!",
     finished: "Partie beendet", winner: "Sieg: {name}", place: "Platz", player: "Spieler", left: "Karten übrig", outOfTurn: "Außer der Reihe",
-    oot: "außer der Reihe",
+    oot: "außer der Reihe", turnTag: "ist dran",
+    evDealt: "{n} Karten an {p} Spieler verteilt.", evThrown: "{name} wirft {card}.", evThrownOot: "{name} wirft {card} — außer der Reihe (dran war {expected}).",
+    evCircle: "einen Kreis in {colour}", evTimer: "{s} s für die Farbwahl.", evFinished: "Partie beendet: {name} gewinnt.", held: "deine Anklagekarten", pileTop: "oben", allPiles: "Stapel (aufgedeckt)",
     faces: { links: "Links", rechts: "Rechts", links2: "2 Links", rechts2: "2 Rechts", nochmal: "Nochmal", zurueck: "Zurück",
       stop_choose: "Farbe wählen", stop_swap: "Farben wechseln", stop_lr: "Links = Rechts" },
     colours: { red: "Rot", blue: "Blau", yellow: "Gelb", green: "Grün", orange: "Orange", purple: "Lila" },
   },
   fr: {
-    throw: "Lancer", throwKey: "espace", challenge: "Accuser", challengeKeys: "touches 1–5", colourCard: "Carte couleur",
-    colourKey: "C", choose: "Choisis qui lance ensuite", chooseKeys: "touches 1–6", box: "La boîte", boxEmpty: "La boîte est vide",
-    boxCount: "{n} cartes dans la boîte", cards: "{n} cartes", card1: "1 carte", noCards: "plus de cartes — lance ta carte couleur à ton tour !",
+    throw: "Lancer", throwKey: "espace", challenge: "Accuser", challengeKeys: "touches 1–{n}", colourCard: "Carte couleur",
+    colourKey: "C", choose: "Choisis qui lance ensuite", chooseKeys: "touches 1–{n}", box: "La boîte", boxEmpty: "La boîte est vide",
+    boxCount: "{n} cartes dans la boîte", boxCount1: "1 carte dans la boîte", cards: "{n} cartes", card1: "1 carte", noCards: "plus de cartes — lance ta carte couleur à ton tour !",
     dealer: "donneur", you: "toi", seat: "Place {n}", spectator: "Tu regardes",
     turnHidden: "À qui le tour ? Lis la boîte !", yourTurn: "À toi !", turnOf: "Au tour de {name}", waitingChoice: "{name} choisit une couleur…",
     pause: "Stop ! Pause : {s} s", settling: "Les cartes sont rendues…", choiceIn: "choix dans {s} s",
     lrSwapped: "Gauche = Droite est en vigueur : gauche et droite sont inversées", colourInBox: "carte couleur dans la boîte",
     thrower: "lancée par {name}",
-    chSuccessSlow: "{by} accuse {target} : trop lent — exact ! {taker} prend {n} cartes, {next} relance.",
-    chSuccessWrong: "{by} accuse {target} : pas son tour — exact ! {taker} prend {n} cartes, {next} relance.",
-    chFail: "{by} accuse {target} — à tort ! {taker} prend {n} cartes, {next} relance.",
+    chSuccessSlow: "{by} accuse {target} : trop lent — exact ! {taker} prend {cards}, {next} relance.",
+    chSuccessWrong: "{by} accuse {target} : pas son tour — exact ! {taker} prend {cards}, {next} relance.",
+    chFail: "{by} accuse {target} — à tort ! {taker} prend {cards}, {next} relance.",
     retCard: "La carte de {name} revient ({why}) et passe sous sa pile.", retChallenge: "L'accusation de {name} revient ({why}).",
     retColour: "La carte couleur de {name} revient ({why}).",
     why_settling: "après une accusation", why_pause: "pause Stop", why_waiting_choice: "choix en cours",
@@ -70,7 +74,9 @@ const STRINGS = {
     passed: "Échange des couleurs ! Cartes couleur et cartes d'accusation passent à gauche.", stopCard: "{name} lance une carte Stop : {face}.",
     colourError: "{name} lance sa carte couleur — une erreur qu'on peut accuser !", won: "{name} lance sa carte couleur et gagne !",
     finished: "Partie terminée", winner: "Victoire : {name}", place: "Place", player: "Joueur", left: "Cartes restantes", outOfTurn: "Hors tour",
-    oot: "hors tour",
+    oot: "hors tour", turnTag: "doit lancer",
+    evDealt: "{n} cartes distribuées à {p} joueurs.", evThrown: "{name} lance {card}.", evThrownOot: "{name} lance {card} — hors tour (c'était à {expected}).",
+    evCircle: "un cercle {colour}", evTimer: "{s} s pour choisir une couleur.", evFinished: "Partie terminée : {name} gagne.", held: "tes cartes d'accusation", pileTop: "dessus", allPiles: "Pile (révélée)",
     faces: { links: "Gauche", rechts: "Droite", links2: "2 Gauche", rechts2: "2 Droite", nochmal: "Encore", zurueck: "Retour",
       stop_choose: "Choisir couleur", stop_swap: "Échange des couleurs", stop_lr: "Gauche = Droite" },
     colours: { red: "rouge", blue: "bleu", yellow: "jaune", green: "vert", orange: "orange", purple: "violet" },
@@ -81,6 +87,7 @@ const STRINGS = {
 const HUES = { red: "#D55E00", blue: "#0072B2", yellow: "#F0E442", green: "#009E73", orange: "#E69F00", purple: "#CC79A7" };
 const SYMBOLS = { red: "●", blue: "■", yellow: "▲", green: "◆", orange: "★", purple: "✚" };
 const ARROWS = { links: "⟵", rechts: "⟶", links2: "⟵⟵", rechts2: "⟶⟶", nochmal: "↻", zurueck: "↩" };
+const STOP_SIGNS = { stop_choose: "S?", stop_swap: "S⇄", stop_lr: "S↔" };
 const FADE_MS = 7000;
 
 function h(tag, attrs, ...children) {
@@ -100,9 +107,65 @@ function h(tag, attrs, ...children) {
   return node;
 }
 
+function fill(t, key, values) {
+  return (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+}
+
+function cardCount(t, n) {
+  return n === 1 ? t.card1 : fill(t, "cards", { n });
+}
+
+function cardLabel(t, card) {
+  if (!card) return "?";
+  if (card.face === "circle") return fill(t, "evCircle", { colour: t.colours[card.colour] || card.colour });
+  return t.faces[card.face] || card.face;
+}
+
+// One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
+export function describeEvent(event, lang, players) {
+  const t = STRINGS[lang] || STRINGS.en;
+  const d = (event && event.data) || {};
+  const name = (seat) => {
+    if (seat === null || seat === undefined) return "?";
+    const p = (players || []).find((x) => x.seat === seat);
+    return p ? p.username : fill(t, "seat", { n: seat + 1 });
+  };
+  switch (event.kind) {
+    case "dealt": {
+      const piles = Array.isArray(d.piles) ? d.piles : [];
+      const n = piles.reduce((sum, p) => sum + (Array.isArray(p) ? p.length : Number(p) || 0), 0);
+      return fill(t, "evDealt", { n, p: piles.length || d.seats || "?" });
+    }
+    case "thrown":
+      if (d.out_of_turn === true) return fill(t, "evThrownOot", { name: name(event.seat), card: cardLabel(t, d.card), expected: name(d.expected) });
+      return fill(t, "evThrown", { name: name(event.seat), card: cardLabel(t, d.card) });
+    case "returned": {
+      const values = { name: name(event.seat), why: t[`why_${d.why}`] || d.why };
+      return fill(t, d.card ? "retCard" : d.challenge ? "retChallenge" : "retColour", values);
+    }
+    case "colour_thrown":
+      return fill(t, d.win ? "won" : "colourError", { name: name(event.seat) });
+    case "challenged": {
+      const key = d.result === "success" ? (d.reason === "wrong_turn" ? "chSuccessWrong" : "chSuccessSlow") : "chFail";
+      return fill(t, key, { by: name(d.by), target: name(d.target_seat), taker: name(d.taker), next: name(d.next), cards: cardCount(t, d.cards_taken) });
+    }
+    case "chosen":
+      return d.by_timer ? fill(t, "chosenTimer", { name: name(d.target_seat) })
+        : fill(t, "chosen", { name: name(event.seat), colour: t.colours[d.colour] || d.colour, target: name(d.target_seat) });
+    case "colours_passed":
+      return t.passed;
+    case "timer":
+      return fill(t, "evTimer", { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
+    case "finished":
+      return fill(t, "evFinished", { name: name(d.winner !== undefined ? d.winner : (d.outcome && d.outcome.winners || [])[0]) });
+    default:
+      return `${event.seat === null || event.seat === undefined ? "" : `${name(event.seat)}: `}${String(event.kind || "").replaceAll("_", " ")}`;
+  }
+}
+
 export function createRenderer(root, ctx) {
   const t = STRINGS[ctx.lang] || STRINGS.en;
-  const fmt = (key, values) => (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+  const fmt = (key, values) => fill(t, key, values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
   let clockOffset = null; // Date.now() minus match ms, estimated from event times
@@ -119,7 +182,8 @@ export function createRenderer(root, ctx) {
   const feedbackBox = h("ul", { class: "zack-feedback", "data-testid": "feedback", "aria-live": "polite" });
   const outcomeBox = h("section", { class: "zack-outcome", "data-testid": "outcome" });
   ring.append(boxArea);
-  frame.append(statusLine, bannerBox, ring, controls, feedbackBox, outcomeBox);
+  // the results sit under the status line: at the end they are what everybody looks for
+  frame.append(statusLine, bannerBox, outcomeBox, ring, controls, feedbackBox);
   root.append(frame);
   document.addEventListener("keydown", onKey);
 
@@ -146,20 +210,21 @@ export function createRenderer(root, ctx) {
     return colour ? `${SYMBOLS[colour] || ""} ${nameOf(seat)}` : nameOf(seat);
   }
 
-  function cardNode(card) {
-    if (!card) return h("div", { class: "zack-card zack-back" });
+  function cardNode(card, size) {
+    const extra = size ? ` ${size}` : "";
+    if (!card) return h("div", { class: `zack-card zack-back${extra}` });
     if (card.face === "circle") {
-      return h("div", { class: "zack-card zack-circle", "data-face": "circle", "data-colour": card.colour, title: t.colours[card.colour] || card.colour },
+      return h("div", { class: `zack-card zack-circle${extra}`, "data-face": "circle", "data-colour": card.colour, title: t.colours[card.colour] || card.colour },
         h("span", { class: "zack-dot", style: `--hue:${HUES[card.colour] || "#888"}` },
           h("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[card.colour] || "" })),
         h("span", { class: "zack-face-label", text: t.colours[card.colour] || card.colour }));
     }
     const label = t.faces[card.face] || card.face;
     if (card.face.startsWith("stop_")) {
-      return h("div", { class: "zack-card zack-stop", "data-face": card.face, title: label },
+      return h("div", { class: `zack-card zack-stop${extra}`, "data-face": card.face, title: label },
         h("span", { class: "zack-octagon", text: "STOP" }), h("span", { class: "zack-face-label", text: label }));
     }
-    return h("div", { class: "zack-card zack-action", "data-face": card.face, title: label },
+    return h("div", { class: `zack-card zack-action${extra}`, "data-face": card.face, title: label },
       h("span", { class: "zack-arrow", "aria-hidden": "true", text: ARROWS[card.face] || "?" }),
       h("span", { class: "zack-face-label", text: label }));
   }
@@ -168,6 +233,31 @@ export function createRenderer(root, ctx) {
     return h("div", { class: "zack-card zack-colourcard", "data-face": "colour_card", style: `--hue:${HUES[colour] || "#888"}`, title: t.colourCard },
       h("span", { class: "zack-symbol big", "aria-hidden": "true", text: SYMBOLS[colour] || "" }),
       h("span", { class: "zack-face-label", text: t.colourCard }));
+  }
+
+  // A pile's cards are known only after the end or in a replay's "everything" view: the top card and what the pile holds.
+  function revealedPile(row) {
+    const box = h("div", { class: "zack-revealed", "data-testid": `revealed-${row.seat}`, title: t.allPiles });
+    const top = row.cards[0];
+    box.append(h("span", { class: "zack-hint", text: `${t.pileTop}:` }), cardNode(top, "mini"));
+    const counts = new Map();
+    for (const c of row.cards) {
+      const key = c.face === "circle" ? c.colour : c.face;
+      counts.set(key, (counts.get(key) || 0) + 1);
+    }
+    const list = h("span", { class: "zack-counts" });
+    const order = [...Object.keys(HUES), ...Object.keys(ARROWS), ...Object.keys(STOP_SIGNS)];
+    const rank = (key) => (order.indexOf(key) + order.length + 1) % (order.length + 1);
+    for (const [key, count] of [...counts].sort((a, b) => rank(a[0]) - rank(b[0]))) {
+      const colour = Boolean(HUES[key]);
+      const label = colour ? t.colours[key] : t.faces[key] || key;
+      const sign = colour ? SYMBOLS[key] : STOP_SIGNS[key] || ARROWS[key] || "?";
+      list.append(h("span", { class: `zack-count${key.startsWith("stop_") ? " stop" : ""}`, title: `${label}: ${count}`,
+        style: `--hue:${colour ? HUES[key] : "#9aa0a6"}`, "data-key": key },
+      h("span", { class: "zack-symbol", "aria-hidden": "true", text: sign }), h("span", { text: `${count}` })));
+    }
+    box.append(list);
+    return box;
   }
 
   function matchNow() {
@@ -195,15 +285,16 @@ export function createRenderer(root, ctx) {
       const pile = h("div", { class: "zack-pile", "data-testid": `pile-${row.seat}` });
       const depth = Math.min(5, Math.ceil(row.pile / 4));
       for (let k = 0; k < depth; k++) pile.append(h("span", { class: "zack-pile-card", style: `--k:${k}` }));
-      pile.append(h("span", { class: "zack-pile-count", text: row.pile === 1 ? t.card1 : fmt("cards", { n: row.pile }) }));
+      pile.append(h("span", { class: "zack-pile-count", text: cardCount(t, row.pile) }));
       node.append(pile);
+      if (Array.isArray(row.cards) && row.cards.length) node.append(revealedPile(row));
       const tags = h("div", { class: "zack-seat-tags" });
       if (row.seat === view.dealer) tags.append(h("span", { class: "zack-tag", text: t.dealer }));
       if (row.colour_card_in_box) tags.append(h("span", { class: "zack-tag warn", text: t.colourInBox }));
-      if (view.turn === row.seat && !view.finished) tags.append(h("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: "▶" }));
+      if (view.turn === row.seat && !view.finished) tags.append(h("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: `▶ ${t.turnTag}` }));
       node.append(tags);
       if (mine) {
-        const held = h("div", { class: "zack-held", "aria-label": t.challenge });
+        const held = h("div", { class: "zack-held", "aria-label": t.held, title: t.held }, h("span", { class: "zack-held-label", text: t.held }));
         for (const c of row.challenge_colours || []) held.append(colourTag(c, "small"));
         node.append(held);
       }
@@ -215,7 +306,7 @@ export function createRenderer(root, ctx) {
     boxArea.replaceChildren();
     const box = view.box || [];
     const head = h("div", { class: "zack-box-head" },
-      h("span", { text: box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
+      h("span", { text: box.length === 1 ? t.boxCount1 : box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
     if (view.lr_swapped) head.append(h("span", { class: "zack-tag warn", "data-testid": "lr-swapped", text: `⇄ ${t.lrSwapped}` }));
     boxArea.append(head);
     const fan = h("ol", { class: "zack-fan", "data-testid": "fan" });
@@ -260,7 +351,7 @@ export function createRenderer(root, ctx) {
     const mine = view.seats[ctx.seat];
     if (!mine) return;
     if (view.waiting_choice === ctx.seat) {
-      const group = h("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, h("span", { class: "zack-hint", text: `${t.choose} (${t.chooseKeys})` }));
+      const group = h("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, h("span", { class: "zack-hint", text: `${t.choose} (${fmt("chooseKeys", { n: view.seats.length })})` }));
       view.seats.forEach((row, k) => {
         group.append(h("button", { type: "button", class: "zack-colour-button", "data-testid": `choose-${row.colour}`, style: `--hue:${HUES[row.colour]}`,
           onclick: () => ctx.send({ kind: "choose", colour: row.colour }) },
@@ -275,7 +366,7 @@ export function createRenderer(root, ctx) {
       disabled: mine.colour_card_in_box, style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
     h("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), h("span", { text: ` ${t.colourCard}` }), h("small", { text: t.colourKey }));
     const challenges = h("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
-      h("span", { class: "zack-hint", text: `${t.challenge} (${t.challengeKeys})` }));
+      h("span", { class: "zack-hint", text: `${t.challenge} (${fmt("challengeKeys", { n: view.seats.length - 1 })})` }));
     opponents().forEach((seat, k) => {
       const colour = view.seats[seat].colour;
       challenges.append(h("button", { type: "button", class: "zack-challenge", "data-testid": `challenge-${colour}`, style: `--hue:${HUES[colour]}`,
@@ -336,7 +427,7 @@ export function createRenderer(root, ctx) {
     const d = e.data || {};
     switch (e.kind) {
       case "challenged": {
-        const values = { by: who(d.by), target: who(d.target_seat), taker: who(d.taker), next: who(d.next), n: d.cards_taken };
+        const values = { by: who(d.by), target: who(d.target_seat), taker: who(d.taker), next: who(d.next), cards: cardCount(t, d.cards_taken) };
         const key = d.result === "success" ? (d.reason === "wrong_turn" ? "chSuccessWrong" : "chSuccessSlow") : "chFail";
         note(fmt(key, values), d.result === "success" ? "good" : "bad", true);
         break;

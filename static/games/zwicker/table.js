@@ -34,6 +34,10 @@ const STR = {
     ev_finished: "The cards are revealed.", youSaw: "You see: {0}",
     scores: "Scores", place: "Place", player: "Player", total: "Total", cards: "Cards", caller: "called",
     winner: "winner", spectator: "You are watching.", empty: "empty slot", faceDown: "face-down card",
+    drawnBy: "{0}'s card", xray: "Replay: every card face up — a dashed frame means face down at the table.",
+    ev_dealt: "Four cards dealt to each of {0} players; {1} opens the discard pile.", ev_peeked: "{0} looked at their slot {1}.",
+    ev_drawn_seen: "{0} drew {1}.", ev_seen: "Seen: {0}.", ev_turn: "{0}'s turn.", ev_last_turn: "{0}'s last turn.",
+    ev_timer: "Turn clock: {0} s.", ev_revealed: "Cards revealed — totals: {0}.", ev_over: "Match over: {0} wins.", ev_over_none: "Match over.",
   },
   de: {
     you: "du", seat: "Platz {0}", draw: "Ziehen", drawPile: "Nachziehstapel", discardPile: "Ablagestapel",
@@ -62,6 +66,10 @@ const STR = {
     ev_finished: "Die Karten werden aufgedeckt.", youSaw: "Du siehst: {0}",
     scores: "Wertung", place: "Platz", player: "Spieler", total: "Summe", cards: "Karten", caller: "angesagt",
     winner: "Sieger", spectator: "Du schaust zu.", empty: "leerer Platz", faceDown: "verdeckte Karte",
+    drawnBy: "Karte von {0}", xray: "Wiederholung: alle Karten offen — gestrichelter Rahmen heißt am Tisch verdeckt.",
+    ev_dealt: "Je vier Karten an {0} Spieler; {1} eröffnet den Ablagestapel.", ev_peeked: "{0} sieht sich Platz {1} an.",
+    ev_drawn_seen: "{0} zieht {1}.", ev_seen: "Gesehen: {0}.", ev_turn: "{0} ist dran.", ev_last_turn: "Letzter Zug für {0}.",
+    ev_timer: "Zugzeit: {0} s.", ev_revealed: "Karten aufgedeckt — Summen: {0}.", ev_over: "Partie beendet: {0} gewinnt.", ev_over_none: "Partie beendet.",
   },
   fr: {
     you: "vous", seat: "Place {0}", draw: "Piocher", drawPile: "Pioche", discardPile: "Défausse",
@@ -90,6 +98,10 @@ const STR = {
     ev_finished: "Les cartes sont révélées.", youSaw: "Vous voyez : {0}",
     scores: "Scores", place: "Place", player: "Joueur", total: "Total", cards: "Cartes", caller: "a annoncé",
     winner: "gagnant", spectator: "Vous regardez.", empty: "place vide", faceDown: "carte face cachée",
+    drawnBy: "Carte de {0}", xray: "Rediffusion : toutes les cartes visibles — un cadre pointillé signifie face cachée à la table.",
+    ev_dealt: "Quatre cartes distribuées à chacun des {0} joueurs ; {1} ouvre la défausse.", ev_peeked: "{0} regarde sa place {1}.",
+    ev_drawn_seen: "{0} pioche {1}.", ev_seen: "Vu : {0}.", ev_turn: "Au tour de {0}.", ev_last_turn: "Dernier tour de {0}.",
+    ev_timer: "Temps de jeu : {0} s.", ev_revealed: "Cartes révélées — totaux : {0}.", ev_over: "Partie terminée : {0} gagne.", ev_over_none: "Partie terminée.",
   },
 };
 
@@ -119,9 +131,81 @@ function isCard(c) {
   return c && typeof c === "object" && Number.isInteger(c.id) && typeof c.rank === "string";
 }
 
+function fill(lang, key, args) {
+  let s = (STR[lang] || STR.en)[key] ?? STR.en[key] ?? key;
+  args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
+  return s;
+}
+
+function cardLabel(lang, c) {
+  if (!isCard(c)) return "?";
+  return `${RANK_LABEL[lang][c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
+}
+
+// One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
+export function describeEvent(event, lang, players) {
+  const L = STR[lang] ? lang : "en";
+  const t = (key, ...args) => fill(L, key, args);
+  const d = (event && event.data) || {};
+  const who = (seat) => {
+    if (!Number.isInteger(seat)) return "?";
+    const p = (players || []).find((x) => x.seat === seat);
+    return p ? p.username : t("seat", seat + 1);
+  };
+  const name = who(event.seat);
+  const cards = (list) => (list || []).map((c) => cardLabel(L, c)).join(" ");
+  const seen = (c) => (isCard(c) ? ` ${t("ev_seen", cardLabel(L, c))}` : "");
+  switch (event.kind) {
+    case "dealt":
+      return t("ev_dealt", (d.slots || []).length || d.seats || "?", cardLabel(L, d.discard));
+    case "peeked":
+      return t("ev_peeked", who(d.target), Number(d.slot) + 1) + seen(d.card);
+    case "drawn":
+      return isCard(d.card) ? t("ev_drawn_seen", name, cardLabel(L, d.card)) : t("ev_drawn", name);
+    case "took_discard":
+      return t("ev_took", name, cardLabel(L, d.card));
+    case "replaced":
+      return t("ev_replaced", name, cardLabel(L, d.old));
+    case "discarded":
+      return t("ev_discarded", name, cardLabel(L, d.card));
+    case "used":
+      if (d.power === "look_own") return t("ev_look_own", name) + seen(d.seen);
+      if (d.power === "look_other") return t("ev_look_other", name, who(d.target)) + seen(d.seen);
+      if (d.power === "blind_swap") return t("ev_blind_swap", name, who(d.target));
+      return t("ev_king", name, who(d.target)) + seen(d.seen);
+    case "swapped":
+      return t("ev_swapped", name, who(d.target));
+    case "kept":
+      return t("ev_kept", name);
+    case "snapped":
+      return t("ev_snapped", name, cards(d.cards));
+    case "snap_wrong":
+      return t("ev_wrong", name, cards(d.cards));
+    case "snap_taken_back":
+      return t("ev_back", name, who(d.first), cards(d.cards));
+    case "called":
+      return t("ev_called", name);
+    case "reshuffled":
+      return t("ev_reshuffled");
+    case "turn_timeout":
+      return t("ev_timeout", name);
+    case "turn":
+      return t(d.final ? "ev_last_turn" : "ev_turn", name);
+    case "timer":
+      return t("ev_timer", Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000));
+    case "revealed":
+      return t("ev_revealed", (d.totals || []).map((v, i) => `${who(i)} ${v}`).join(", "));
+    case "finished": {
+      const winners = ((d.outcome && d.outcome.winners) || []).map(who);
+      return winners.length ? t("ev_over", winners.join(", ")) : t("ev_over_none");
+    }
+    default:
+      return `${Number.isInteger(event.seat) ? `${name}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
+  }
+}
+
 export function createRenderer(root, ctx) {
   const lang = STR[ctx.lang] ? ctx.lang : "en";
-  const S = STR[lang];
   const me = Number.isInteger(ctx.seat) ? ctx.seat : null;
   const api = { update, destroy, players: ctx.players || [] };
   let view = null;
@@ -139,9 +223,7 @@ export function createRenderer(root, ctx) {
   root.append(board);
 
   function t(key, ...args) {
-    let s = S[key] ?? STR.en[key] ?? key;
-    args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
-    return s;
+    return fill(lang, key, args);
   }
 
   function who(seat) {
@@ -152,8 +234,7 @@ export function createRenderer(root, ctx) {
   }
 
   function cardName(c) {
-    if (!isCard(c)) return "?";
-    return `${RANK_LABEL[lang][c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
+    return cardLabel(lang, c);
   }
 
   function cardFace(c, extra) {
@@ -175,7 +256,7 @@ export function createRenderer(root, ctx) {
   function reveal(seat, slot, card) {
     if (!isCard(card)) return;
     const ms = (view && view.options && view.options.peek_ms) || 5000;
-    reveals.set(`${seat}-${slot}`, { card, until: Date.now() + ms });
+    reveals.set(`${seat}-${slot}`, { card, from: Date.now(), until: Date.now() + ms });
     scheduleReveal();
   }
 
@@ -377,11 +458,14 @@ export function createRenderer(root, ctx) {
       inner = h("div", { class: "zw-card zw-empty", "aria-label": t("empty") });
     } else if (revealed && isCard(revealed[info.slot])) {
       inner = cardFace(revealed[info.slot]);
+    } else if (isCard(info.card)) {
+      inner = cardFace(info.card, "zw-xray"); // a replay's "everything" view: face down at the table
     } else if (view.king_look && view.king_look.target === seat && view.king_look.target_slot === info.slot) {
       inner = cardFace(view.king_look.card, "zw-peek");
     } else {
       const r = reveals.get(key);
-      inner = r && r.until > Date.now() ? cardFace(r.card, "zw-peek") : cardBack();
+      // the flip plays once, when the card turns up, not again at every redraw
+      inner = r && r.until > Date.now() ? cardFace(r.card, Date.now() - r.from < 300 ? "zw-peek zw-flip" : "zw-peek") : cardBack();
     }
     const clickable = canAct() && info.filled;
     return h("button", { class: classes.join(" "), "data-testid": testid, type: "button", disabled: !clickable,
@@ -398,9 +482,10 @@ export function createRenderer(root, ctx) {
     const head = h("div", { class: "zw-seat-head" },
       h("span", { class: "zw-name", text: who(seat) }),
       view.turn === seat && !view.finished ? h("span", { class: "zw-badge zw-turn-badge", text: "▶" }) : null,
-      view.caller === seat ? h("span", { class: "zw-badge zw-caller-badge", text: `✋ ${t("caller")}` }) : null,
+      view.caller === seat ? h("span", { class: "zw-badge zw-caller-badge", text: `⚑ ${t("caller")}` }) : null,
       info.turns_left === 1 && !view.finished ? h("span", { class: "zw-badge", text: t("turnsLeft") }) : null,
-      view.revealed ? h("span", { class: "zw-badge zw-total", text: `Σ ${view.revealed.totals[seat]}` }) : null);
+      view.revealed ? h("span", { class: "zw-badge zw-total", text: `Σ ${view.revealed.totals[seat]}` })
+        : Number.isInteger(info.total) ? h("span", { class: "zw-badge zw-total zw-xray-total", "data-testid": `total-${seat}`, text: `Σ ${info.total}` }) : null);
     const grid = h("div", { class: "zw-grid" }, ...info.slots.map((s) => slotNode(seat, s, revealed)));
     return h("section", { class: classes.join(" "), "data-testid": `seat-${seat}` }, head, grid);
   }
@@ -408,15 +493,16 @@ export function createRenderer(root, ctx) {
   function centreNode() {
     const top = view.discard_top;
     const drawPile = h("div", { class: "zw-pile", "data-testid": "draw-pile" },
-      view.draw_count > 0 ? cardBack("zw-pile-card") : h("div", { class: "zw-card zw-empty" }),
+      view.draw_count > 0 ? (isCard(view.draw_top) ? cardFace(view.draw_top, "zw-pile-card zw-xray") : cardBack("zw-pile-card"))
+        : h("div", { class: "zw-card zw-empty" }),
       h("span", { class: "zw-count", text: `${t("drawPile")}: ${view.draw_count}` }));
     const discard = h("div", { class: "zw-pile", "data-testid": "discard" },
       isCard(top) ? cardFace(top, "zw-pile-card") : h("div", { class: "zw-card zw-empty" }),
       h("span", { class: "zw-count", text: `${t("discardPile")}: ${view.discard_count}` }));
     const parts = [drawPile, discard];
     if (isCard(view.drawn)) {
-      parts.push(h("div", { class: "zw-pile zw-drawn", "data-testid": "drawn-card" }, cardFace(view.drawn),
-        h("span", { class: "zw-count", text: t("drawn") }),
+      parts.push(h("div", { class: "zw-pile zw-drawn", "data-testid": "drawn-card", "data-power": view.drawn_power || "" }, cardFace(view.drawn),
+        h("span", { class: "zw-count", text: me === null ? t("drawnBy", who(view.turn)) : t("drawn") }),
         view.drawn_power ? h("span", { class: "zw-power", text: t(`power_${view.drawn_power}`) }) : null));
     }
     return h("div", { class: "zw-centre" }, ...parts);
@@ -455,12 +541,15 @@ export function createRenderer(root, ctx) {
     if (view.final_round && !view.finished) {
       parts.push(h("div", { class: "zw-final", "data-testid": "final-round", text: `⚑ ${t("finalRound", who(view.caller))}` }));
     }
+    if (!ctx.send && isCard(view.draw_top) && !view.finished) parts.push(h("div", { class: "zw-xray-note", "data-testid": "xray-note", text: t("xray") }));
     if (!view.finished) {
       parts.push(h("div", { class: `zw-turn ${view.turn === me ? "zw-mine" : ""}`, "data-testid": "turn",
         text: view.turn === me ? t("yourTurn") : t("turnOf", who(view.turn)) }));
       parts.push(h("div", { class: "zw-timer", "data-testid": "turn-timer" },
         h("div", { class: "zw-timer-track" }, h("div", { class: "zw-timer-bar" })), h("span", { class: "zw-timer-text" })));
     }
+    // the latest happening stays in sight at the top; the full log is below the table
+    if (messages.length) parts.push(h("div", { class: "zw-last", "data-testid": "last-message", text: messages[messages.length - 1] }));
     return h("div", { class: "zw-status" }, ...parts);
   }
 
@@ -470,7 +559,7 @@ export function createRenderer(root, ctx) {
     const rows = [...view.outcome.placements].sort((a, b) => a.place - b.place || a.seat - b.seat).map((p) =>
       h("tr", { class: winners.has(p.seat) ? "zw-win" : "", "data-testid": `score-${p.seat}` },
         h("td", { text: `${p.place}${winners.has(p.seat) ? " ★" : ""}` }),
-        h("td", { text: `${who(p.seat)}${p.seat === view.caller ? ` (✋ ${t("caller")})` : ""}` }),
+        h("td", { text: `${who(p.seat)}${p.seat === view.caller ? ` (⚑ ${t("caller")})` : ""}` }),
         h("td", { class: "zw-cards-cell", text: (view.revealed.slots[p.seat] || []).filter(isCard).map(cardName).join(" ") }),
         h("td", { class: "zw-num", text: String(view.revealed.totals[p.seat]) })));
     return h("section", { class: "zw-scores" },
@@ -494,15 +583,16 @@ export function createRenderer(root, ctx) {
     const mine = me !== null ? view.seats.find((s) => s.seat === me) : null;
     const log = h("ul", { class: "zw-log", "data-testid": "message-log", "aria-live": "polite" },
       ...messages.map((m) => h("li", { text: m })));
-    board.replaceChildren(
+    // replaceChildren would print a null as the text "null": leave absent parts out
+    // at the end the score table comes first: it is what everybody looks for
+    board.replaceChildren(...[
       statusNode(),
-      h("div", { class: "zw-opponents" }, ...others.map(seatNode)),
-      centreNode(),
-      mine ? seatNode(mine) : null,
-      controlsNode(),
       scoreNode(),
+      h("div", { class: "zw-opponents" }, ...others.map(seatNode)),
+      h("div", { class: "zw-middle" }, centreNode(), controlsNode()),
+      mine ? seatNode(mine) : null,
       log,
-    );
+    ].filter(Boolean));
     tick();
   }
 
