@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
+
+# The embedded default's broker: kombu's filesystem transport, made atomic (config/fs_transport.py).
+TRANSPORT_ALIASES["safefs"] = "config.fs_transport:Transport"
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

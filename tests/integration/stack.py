@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -68,11 +69,15 @@ class Stack:
             [PYTHON, "-m", "celery", "-A", "config", "worker", "--beat", "--loglevel", "info", "--concurrency", "2",
              "--schedule", str(Path(env["VAR_DIR"]) / "beat-schedule")],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its pool and beat children go with it (killpg)
         )
 
     def stop_worker(self, sig: int = signal.SIGKILL) -> None:
         if self.worker is not None:
-            self.worker.send_signal(sig)
+            try:
+                os.killpg(self.worker.pid, sig)
+            except ProcessLookupError:
+                pass
             self.worker.wait(timeout=30)
             self.worker = None
 
@@ -124,8 +129,10 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
     if services:
         pg = _fresh_postgres(os.environ["DATABASE_URL"])
         redis = os.environ["REDIS_URL"].rsplit("/", 1)[0]
-        env.update(DATABASE_URL=pg[0], REDIS_URL=f"{redis}/5", CELERY_BROKER_URL=f"{redis}/6")
-        subprocess.run(["redis-cli", "-u", f"{redis}/6", "flushdb"], check=False, capture_output=True)
+        # Databases of its own, so stacks started side by side do not take each other's tasks.
+        layer_db, broker_db = random.sample(range(2, 16), 2)
+        env.update(DATABASE_URL=pg[0], REDIS_URL=f"{redis}/{layer_db}", CELERY_BROKER_URL=f"{redis}/{broker_db}")
+        subprocess.run(["redis-cli", "-u", f"{redis}/{broker_db}", "flushdb"], check=False, capture_output=True)
     s = Stack(env=env, logs=tmp)
     try:
         s.manage("migrate", "--noinput", "-v0")
