@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -37,6 +38,7 @@ class SubmitResult:
     seq: int
     events: list[dict[str, Any]]
     duplicate: bool = False
+    state: Any = None  # the state after `events`: the acting socket is answered without reading it back
 
 
 def now_ms(match: Match) -> int:
@@ -344,13 +346,26 @@ def action_submit(
         if action_id is not None:
             ActionRecord.objects.create(match=match, seat=seat, client_id=action_id, seq=match.seq)
         table_id = match.table_id
-        result = SubmitResult(seq=match.seq, events=[e.as_event() for e in stored])
+        result = SubmitResult(seq=match.seq, events=[e.as_event() for e in stored], state=state if stored else None)
         if stored:
             match_id_, events = match.pk, result.events
+            bots = not finished and _bots_play(match)
             transaction.on_commit(
-                lambda: _after_commit(match_id_, table_id, events, state, timers, finished=finished, now=now)
+                lambda: _after_commit(match_id_, table_id, events, state, timers, finished=finished, now=now, bots=bots),
+                robust=True,  # the action is committed: a failing broker must not turn its ack into an error
             )
     return result
+
+
+def _bots_play(match: Match) -> bool:
+    """Whether a bot plays a seat now (a bot seat or a zombie): only then is a plan_bots task worth sending.
+
+    A table of people would otherwise cost a Celery task (and its queries) per action.
+    Seats turning zombie (or handed to a bot) schedule their own plan.
+    """
+    if match.table_id is None:
+        return True
+    return Seat.objects.filter(table_id=match.table_id).filter(Q(zombie=True) | ~Q(bot_level="")).exists()
 
 
 def _timers_store(match: Match, timers: list[dict[str, Any]]) -> None:
@@ -382,6 +397,7 @@ def _after_commit(
     *,
     finished: bool,
     now: int,
+    bots: bool = True,
 ) -> None:
     """Tell the table, then schedule what follows. Runs only after a commit."""
     seq = events[-1]["seq"]
@@ -393,7 +409,7 @@ def _after_commit(
         if table_id is not None:
             broadcast.table_changed(table_id)
         schedule("games.match_finished", (match_id,), 0)
-    else:
+    elif bots:
         schedule("games.plan_bots", (match_id, seq), 0)
 
 
@@ -514,7 +530,7 @@ def table_create_for(
             if person is None:
                 Seat.objects.create(table=table, seat=number, user=bot_user(slug=game, level=level or "normal"), bot_level=level or "normal")
             else:
-                Seat.objects.create(table=table, seat=number, user=person)
+                Seat.objects.create(table=table, seat=number, user=person, bot_level=level or "")  # (bot account, level): a named bot
     broadcast.table_changed(table.pk)
     if start:
         table_start(table_id=table.pk, by=organiser, seed=seed)
