@@ -32,8 +32,10 @@ def server() -> Iterator[Stack]:
         yield s
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Per module: Playwright's sync API keeps an event loop running while it is open,
+    and the asyncio tests that follow the browser tests need the main thread free."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (bin/test does, as root)")
     from playwright.sync_api import sync_playwright
