@@ -1,4 +1,4 @@
-"""Pages: match history (per player, per game) and the replay viewer."""
+"""Pages: match history (all, per player, per game; filterable) and the replay viewer."""
 
 from __future__ import annotations
 
@@ -7,21 +7,39 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import errors
+from games.models import Match
 from games.registry import get_rules, public_slugs
 from replays import selectors
 
+PAGE_SIZE = 30
+
+
+def _game_names() -> dict[str, str]:
+    return {slug: get_rules(slug).name for slug in public_slugs()}
+
 
 def history(request: HttpRequest) -> HttpResponse:
+    """`/matches/?game=&player=&status=`: the per-game and per-player histories are this page filtered."""
+    names = _game_names()
     game = request.GET.get("game") or None
-    player = request.GET.get("player") or None
+    player = (request.GET.get("player") or "").strip() or None
     status = request.GET.get("status") or None
-    if game not in (None, *public_slugs()) or status not in (None, "live", "finished", "aborted"):
+    if game not in (None, *names) or status not in (None, *Match.Status.values):
         raise Http404("unknown filter")
-    page = Paginator(selectors.match_list(game=game, player=player, status=status), 30).get_page(request.GET.get("page"))
+    page = Paginator(selectors.match_list(game=game, player=player, status=status), PAGE_SIZE).get_page(request.GET.get("page"))
+    for m in page.object_list:
+        m.game_name = names.get(m.game, m.game)
     return render(
         request,
         "replays/history.html",
-        {"page": page, "game": game, "player": player, "status": status, "games": public_slugs()},
+        {
+            "page": page,
+            "game": game,
+            "game_name": names.get(game or ""),
+            "player": player,
+            "status": status,
+            "games": sorted(names.items(), key=lambda item: item[1]),
+        },
     )
 
 

@@ -139,7 +139,7 @@ def fill(path: Path, index: int) -> list[str]:
         return f'msgid "{m.group(1)}"\nmsgstr "{value}"'
 
     text = re.sub(r'^msgid "(.*)"\nmsgstr ".*"$', repl, text, flags=re.M)
-    text = text.replace("#, fuzzy\n", "")
+    text = text.replace("#, fuzzy\n", "").replace("#, fuzzy, ", "#, ")  # msgfmt skips fuzzy entries
     path.write_text(text, encoding="utf-8")
     return missing
 

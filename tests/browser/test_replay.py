@@ -1,0 +1,167 @@
+"""The replay viewer in Chromium: play, pause, drag the slider, switch perspective, read the events; follow live.
+
+The finished match is a ZACK! match of three bots played by the pure rules
+and imported into the server's own database with `manage.py import_match`
+(the same path a match moved between installations takes).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from games.registry import get_bot, get_rules
+from games.testing import play_bots
+from replays.selectors import export_document
+from tests.integration.stack import Stack, api, register
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.fixture(scope="module")
+def bot_match(server: Stack, tmp_path_factory: pytest.TempPathFactory) -> int:
+    levels = ["hard", "normal", "easy"]
+    report = play_bots(get_rules("zack"), get_bot("zack"), levels, seed=4)
+    assert report.outcome is not None and report.events > 20
+    seats = [{"seat": s, "username": f"bot-zack-{lv}", "bot": True, "level": lv} for s, lv in enumerate(levels)]
+    path = Path(tmp_path_factory.mktemp("replay")) / "zack.json"
+    path.write_text(json.dumps(export_document(game="zack", options={}, seats=seats, events=report.log, outcome=report.outcome)))
+    out = server.manage("import_match", str(path))
+    return int(re.search(r"imported match (\d+)", out).group(1))
+
+
+def position(page: Any) -> int:
+    return int(page.locator("[data-testid=position]").inner_text())
+
+
+def board(page: Any) -> str:
+    return page.locator("[data-testid=game-root]").inner_html()
+
+
+def open_replay(page: Any, match_id: int, query: str = "") -> None:
+    page.goto(f"/matches/{match_id}/replay/{query}")
+    page.wait_for_selector("[data-testid=replay-root][data-ready='1']")
+
+
+def test_play_pause_slider_and_perspective(page: Any, bot_match: int) -> None:
+    open_replay(page, bot_match)
+    total = int(page.locator("[data-testid=total]").inner_text())
+    options = page.locator("[data-testid=perspective] option").evaluate_all("els => els.map(e => e.value)")
+    assert options == ["all", "spectator", "seat:0", "seat:1", "seat:2"]
+    assert position(page) == 1 and page.locator("[data-testid=event-list] li").count() == total
+
+    # Play at 8× until the table moves on, then pause: the position stays.
+    page.select_option("[data-testid=speed]", "8")
+    start_board = board(page)
+    page.click("[data-testid=play]")
+    page.wait_for_function("() => Number(document.querySelector('[data-testid=position]').textContent) >= 6")
+    page.click("[data-testid=play]")
+    assert page.locator("[data-testid=play]").get_attribute("data-state") == "paused"
+    paused_at = position(page)
+    page.wait_for_timeout(800)
+    assert position(page) == paused_at and board(page) != start_board
+
+    # Drag the slider to about 60 % of the match.
+    box = page.locator("[data-testid=slider]").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 4, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, y, steps=8)
+    page.mouse.up()
+    page.wait_for_function(f"() => Math.abs(window.replay.position - {round(total * 0.6)}) <= 3")
+    page.wait_for_timeout(300)
+    dragged_to = position(page)
+    assert abs(dragged_to - total * 0.6) <= 3
+    assert page.locator(f"[data-testid=event-list] li.current[data-seq='{dragged_to}']").count() == 1
+    everything = board(page)
+
+    # The same moment from the spectator's seat: the hidden piles are no longer on the board.
+    page.select_option("[data-testid=perspective]", "spectator")
+    page.wait_for_function("() => window.replay.perspective === 'spectator'")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=game-root]').innerHTML !== {json.dumps(everything)}")
+    assert position(page) == dragged_to
+
+    # The link copies this moment and this perspective.
+    page.click("[data-testid=copy-link]")
+    link = page.locator("[data-testid=copy-link]").get_attribute("data-copied")
+    assert f"at={dragged_to}" in link and "perspective=spectator" in link
+    open_replay(page, bot_match, link[link.index("?"):])
+    assert position(page) == dragged_to and page.locator("[data-testid=perspective]").input_value() == "spectator"
+
+
+# The viewer's own words, used when a renderer has no describeEvent (or it fails): platform cases of every game.
+GENERIC_EVENTS = [
+    {"seq": 1, "t_ms": 0},  # hidden from this perspective
+    {"seq": 2, "t_ms": 0, "kind": "dealt", "seat": None, "data": {}},
+    {"seq": 3, "t_ms": 10, "kind": "slapped_wrong", "seat": 1, "data": {}},  # a kind no game knows: humanised
+    {"seq": 4, "t_ms": 10, "kind": "table_tilted", "seat": None, "data": {}},
+    {"seq": 5, "t_ms": 20, "kind": "passed", "seat": 7, "data": {}},  # a seat without a player: its number
+    {"seq": 6, "t_ms": 20, "kind": "smacked", "seat": 0, "data": {"result": "win"}},
+    {"seq": 7, "t_ms": 30, "kind": "finished", "seat": None, "data": {"outcome": {"winners": [0, 2]}}},
+]
+GENERIC = {
+    "en": ["Hidden event", "Cards dealt.", "bot-zack-normal: slapped wrong", "Table tilted", "Seat 7 passed.",
+           "bot-zack-hard smacked — first.", "Match over: bot-zack-hard and bot-zack-easy won."],
+    "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "bot-zack-normal: slapped wrong", "Table tilted", "Platz 7 passt.",
+           "bot-zack-hard haut drauf — am schnellsten.", "Partie vorbei: bot-zack-hard und bot-zack-easy gewinnen."],
+    "fr": ["Événement caché", "Cartes distribuées.", "bot-zack-normal: slapped wrong", "Table tilted", "Place 7 passe.",
+           "bot-zack-hard tape — en premier.", "Partie terminée : bot-zack-hard et bot-zack-easy gagnent."],
+}
+
+
+def generic_words(page: Any) -> list[str]:
+    return page.evaluate(f"() => {json.dumps(GENERIC_EVENTS)}.map(e => window.replay.describeGeneric(e))")
+
+
+def test_event_list_describes_events_in_words_and_marks_important_ones(page: Any, bot_match: int) -> None:
+    open_replay(page, bot_match)
+    items = page.locator("[data-testid=event-list] li")
+    english = items.evaluate_all("els => els.map(e => e.querySelector('.what').textContent)")
+    times = items.evaluate_all("els => els.map(e => e.querySelector('.t').textContent)")
+    assert all(re.fullmatch(r"\d+:\d\d\.\d", t) for t in times)
+    assert not [text for text in english if "_" in text or not text.strip()]
+    important = page.locator("[data-testid=event-list] li.important")
+    assert 0 < important.count() < items.count()
+    # "Next important event" jumps to the first one after the current position.
+    first_important = int(important.first.get_attribute("data-seq"))
+    page.click("[data-testid=next-important]")
+    page.wait_for_function(f"() => window.replay.position === {first_important}")
+
+    assert generic_words(page) == GENERIC["en"]
+
+    page.select_option("[data-testid=language]", "de")
+    page.wait_for_selector("html[lang=de]")
+    open_replay(page, bot_match)
+    german = page.locator("[data-testid=event-list] li .what").evaluate_all("els => els.map(e => e.textContent)")
+    assert len(german) == len(english) and german[0] != english[0] and german[-1] != english[-1]
+    assert page.locator("[data-testid=play]").inner_text() == "Abspielen"
+    assert generic_words(page) == GENERIC["de"]
+    page.select_option("[data-testid=language]", "fr")
+    page.wait_for_selector("html[lang=fr]")
+    open_replay(page, bot_match)
+    assert generic_words(page) == GENERIC["fr"]
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_selector("html[lang=en]")
+
+
+def test_spectator_follows_a_live_match(page: Any, server: Stack) -> None:
+    token = register(server.url(), "replay-host")
+    table = api(server.url(), "POST", "/api/tables/", {"game": "zack", "seats": 3, "sit": False}, token)
+    for _ in range(3):
+        api(server.url(), "POST", f"/api/tables/{table['id']}/bots/", {"level": "hard"}, token)
+    match_id = api(server.url(), "POST", f"/api/tables/{table['id']}/start/", None, token)["match"]
+    open_replay(page, match_id)
+    options = page.locator("[data-testid=perspective] option").evaluate_all("els => els.map(e => e.value)")
+    assert options == ["spectator"]  # live: nobody sees everything or another seat
+    seen = int(page.locator("[data-testid=total]").inner_text())
+    try:
+        page.wait_for_function(f"() => Number(document.querySelector('[data-testid=total]').textContent) > {seen}", timeout=60_000)
+    except PlaywrightTimeout:
+        summary = api(server.url(), "GET", f"/api/matches/{match_id}/")
+        raise AssertionError(f"the page stayed at {seen} events; the server has {summary['event_count']}\n{server.log_text()}") from None
+    page.wait_for_function("() => window.replay.position === Number(document.querySelector('[data-testid=total]').textContent)")
