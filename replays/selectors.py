@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from games import errors
 from games.engine import fold_all
-from games.models import Match, MatchEvent, Snapshot
+from games.models import Match, MatchEvent, MatchPlayer, Snapshot
 from games.registry import get_rules
 from games.selectors import events_between, match_seat_of, redact_for
 
@@ -33,7 +33,8 @@ def match_list(*, game: str | None = None, player: str | None = None, status: st
     if game:
         qs = qs.filter(game=game)
     if player:
-        qs = qs.filter(players__user__username=player).distinct()
+        # A subquery, not a join with DISTINCT: fast for a player with thousands of matches.
+        qs = qs.filter(pk__in=MatchPlayer.objects.filter(user__username=player).values("match_id"))
     if status:
         qs = qs.filter(status=status)
     return qs.order_by("-id")

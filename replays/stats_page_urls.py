@@ -1,3 +1,10 @@
-"""URL patterns (filled by its feature)."""
+"""Pages of the leaderboards."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from replays import stats_views
+
+urlpatterns = [
+    path("leaderboards/", stats_views.leaderboards, name="leaderboards"),
+    path("leaderboards/<str:slug>/", stats_views.leaderboard, name="leaderboard"),
+]

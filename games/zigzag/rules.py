@@ -628,6 +628,33 @@ class ZigzagRules:
                 signals[_STR[s]] = {"at": sig["at"], "count": sig["count"]}
         return v
 
+    def view_all(self, state: State) -> dict[str, Any]:
+        """The replay's "everything" table: the spectator's view with every secret face up.
+
+        Same shape as `view(state, None)` so the renderer draws it; added:
+        `hands` (every seat's cards, as the finished view has them),
+        `starting_cards` (each face-down starting card, None once taken),
+        `hand_classes` (each seat's class with its STOPs applied) and
+        `team_combos` (what each team would score if it announced now), and
+        `signals` carries every sign's content. A viewer can then see who
+        signed what, and whether an announcement or a counter was right,
+        without the rules. Replays only: never sent live.
+        """
+        v = self.view(state, None)
+        seats = state["seats"]
+        masks = [forbidden_mask(st) for st in state["stops"]]
+        classes = [hand_class(h, m) for h, m in zip(state["hands"], masks, strict=True)]
+        v["hands"] = [cards(h) for h in state["hands"]]
+        v["starting_cards"] = [None if c is None else card(c) for c in state["starting"]]
+        v["hand_classes"] = classes
+        v["team_combos"] = [team_combo(classes[a], classes[b]) for a, b in (team_seats(t, seats) for t in range(seats // 2))]
+        v["signals"] = {
+            _STR[s]: {"sign": sig["sign"], "at": sig["at"], "count": sig["count"]}
+            for s, sig in enumerate(state["signals"])
+            if sig is not None
+        }
+        return v
+
     def _public(self, state: State) -> dict[str, Any]:
         """What every seat sees alike; built once per state (views of one state share it).
 

@@ -117,7 +117,7 @@ async function onMessage(msg) {
       drawSeats();
       if (msg.view) {
         await ensureRenderer();
-        renderer.update(msg.view, []);
+        renderer.update(msg.view, [], { now_ms: msg.now_ms }); // match time at connect, for countdowns
       }
       break;
     case "events": {

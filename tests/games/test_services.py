@@ -140,7 +140,7 @@ def test_bad_shapes_are_refused_before_the_rules() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_broadcast_and_scheduling_wait_for_commit() -> None:
-    _, match, _ = started_table(players=2)
+    _, match, _ = started_table(players=1, bots=1)  # a bot seat: its plan is deferred work too
     MANUAL.clear()
     card = match.state["hands"][0][0]["id"]
     with pytest.raises(RuntimeError):

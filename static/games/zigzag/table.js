@@ -4,13 +4,13 @@
 
 const STRINGS = {
   en: {
-    manche: "Manche {n}", tour: "tour {n}", timer: "{s} s left", you: "you", seat: "Seat {n}", partner: "partner",
+    manche: "Manche {n}", tour: "tour {n}", timer: "{s} left", you: "you", seat: "Seat {n}", partner: "partner",
     spectator: "You are watching", team: "Team {n}", yourTeam: "your team", opened: "opened", notOpened: "not opened",
     passed: "passed", starting: "starting card", centre: "Centre", centreEmpty: "The centre is empty",
     yourHand: "Your hand", handClass: { none: "no combination", zig: "ZIG in hand", zag: "ZAG in hand" },
     open: "Open with this card", openHint: "Pick a card to discard, then open (key O)", pass: "Pass", signZig: "Sign ZIG",
     signZag: "Sign ZAG", announce: "Announce", counter: "Counter team {n}", fills: "fills", auto: "first missing",
-    cancel: "Cancel", pickTarget: "Now click a player for your {card}", pickTake: "Now click a centre card to take",
+    cancel: "Cancel", pickTarget: "Now click a centre card to exchange it, or first a player to play your {card}", pickTake: "Now click a centre card to take",
     pickCentre: "Now click a centre card to exchange", drawPile: "Draw pile: {n}", discardPile: "Discard: {n}",
     sheet: "Score sheet", failed: "failed counters", signed: "made a sign", signedTo: "signs {sign}", stale: "(older than the hand)",
     combos: { zig: "ZIG", zag: "ZAG", double_zig: "Double ZIG", zigzag: "ZIGZAG", double_zag: "Double ZAG" },
@@ -29,15 +29,31 @@ const STRINGS = {
     evManche: "New manche: the cards are dealt again.", evReshuffle: "The discard pile is reshuffled into the draw pile.",
     evFinished: "Match over — {team} wins!", reveal: "Shown cards", proof: "Proof of {name}", handOf: "Hand of {name}",
     winner: "Winners", place: "Place", finished: "Match over", keys: "Keys: 1–4 hand card, Q–Y centre card, O open, P pass, S/D sign, Esc cancel",
+    dealer: "dealer", startShort: "start", notCounted: "STOP: {list} not counted", holds: "holds {combo}", holdsNone: "holds nothing",
+    xray: "Replay: every hand, starting card and sign is face up", now: "now",
+    ev: {
+      dealt: "Manche {m}: four cards are dealt to each player.", tourStarted: "Tour {t}: a face-down starting card lies before every player.",
+      timer: "The tour ends after {s} s at the latest.", opened: "{name} opens: discards {card} and takes {took}.", startingCard: "the starting card",
+      exchanged: "{name} gives {give} and takes {take} from the centre.", stopped: "{name} lays a STOP ({feature}) before {target} and takes {take}.",
+      z: "{name} plays a Z for {target}: the STOPs there are removed; takes {take}.", passed: "{name} passes.",
+      signalled: "{name} signs {sign} to {partner}.", signalledHidden: "{name} makes a sign to {partner}.",
+      announcedOk: "{name} announces {combo}: correct, {team} scores {scores}.", announcedBad: "{name} announces {combo}: false, {team} replaces both hands.",
+      announcedScored: "{name} announces {combo}: already scored, so false; {team} replaces both hands.",
+      counterOk: "{name} counters {team}: confirmed, their hands are replaced.", counterBad: "{name} counters {team}: failed, the proof is shown ({n}/3 failed counters).",
+      handsReplaced: "{team} discards both hands and draws four new cards each.", reshuffled: "The discard pile ({n} cards) is shuffled into the draw pile.",
+      tourEndedPassed: "Tour {t} ends: everyone passed, the centre is discarded.", tourEndedTimer: "Tour {t} ends: time is up, the centre is discarded.",
+      mancheEnded: "Manche {m} goes to {team}: {combo}.", mancheEndedBonus: "Manche {m} goes to {team}: Double ZAG fills {combo}.",
+      finished: "Match over: {team} wins.", aCard: "a card",
+    },
   },
   de: {
-    manche: "Runde {n}", tour: "Durchgang {n}", timer: "noch {s} s", you: "du", seat: "Platz {n}", partner: "Partner",
+    manche: "Runde {n}", tour: "Durchgang {n}", timer: "noch {s}", you: "du", seat: "Platz {n}", partner: "Partner",
     spectator: "Du schaust zu", team: "Team {n}", yourTeam: "dein Team", opened: "eröffnet", notOpened: "nicht eröffnet",
     passed: "passt", starting: "Startkarte", centre: "Mitte", centreEmpty: "Die Mitte ist leer",
     yourHand: "Deine Hand", handClass: { none: "keine Kombination", zig: "ZIG auf der Hand", zag: "ZAG auf der Hand" },
     open: "Mit dieser Karte eröffnen", openHint: "Wähle eine Karte zum Abwerfen, dann eröffnen (Taste O)", pass: "Passen",
     signZig: "ZIG zeigen", signZag: "ZAG zeigen", announce: "Ansagen", counter: "Konter gegen Team {n}", fills: "ersetzt",
-    auto: "erste fehlende", cancel: "Abbrechen", pickTarget: "Klicke jetzt einen Spieler für deine {card} an",
+    auto: "erste fehlende", cancel: "Abbrechen", pickTarget: "Klicke jetzt eine Karte der Mitte zum Tauschen an, oder zuerst einen Spieler, um deine {card} zu spielen",
     pickTake: "Klicke jetzt eine Karte der Mitte zum Nehmen an", pickCentre: "Klicke jetzt eine Karte der Mitte zum Tauschen an",
     drawPile: "Nachziehstapel: {n}", discardPile: "Ablage: {n}", sheet: "Wertungsblatt", failed: "gescheiterte Konter",
     signed: "hat ein Zeichen gegeben", signedTo: "zeigt {sign}", stale: "(älter als die Hand)",
@@ -57,15 +73,31 @@ const STRINGS = {
     evManche: "Neue Runde: die Karten werden neu verteilt.", evReshuffle: "Die Ablage wird gemischt und wird Nachziehstapel.",
     evFinished: "Partie beendet — {team} gewinnt!", reveal: "Gezeigte Karten", proof: "Beweis von {name}", handOf: "Hand von {name}",
     winner: "Sieger", place: "Platz", finished: "Partie beendet", keys: "Tasten: 1–4 Handkarte, Q–Y Karte der Mitte, O eröffnen, P passen, S/D Zeichen, Esc abbrechen",
+    dealer: "Geber", startShort: "Start", notCounted: "STOP: {list} zählt nicht", holds: "hat {combo}", holdsNone: "hat nichts",
+    xray: "Wiederholung: alle Hände, Startkarten und Zeichen sind aufgedeckt", now: "jetzt",
+    ev: {
+      dealt: "Runde {m}: jeder bekommt vier Karten.", tourStarted: "Durchgang {t}: vor jedem liegt eine verdeckte Startkarte.",
+      timer: "Der Durchgang endet spätestens nach {s} s.", opened: "{name} eröffnet: wirft {card} ab und nimmt {took}.", startingCard: "die Startkarte",
+      exchanged: "{name} gibt {give} und nimmt {take} aus der Mitte.", stopped: "{name} legt ein STOP ({feature}) vor {target} und nimmt {take}.",
+      z: "{name} spielt ein Z für {target}: die STOPs dort sind weg; nimmt {take}.", passed: "{name} passt.",
+      signalled: "{name} zeigt {partner} {sign}.", signalledHidden: "{name} gibt {partner} ein Zeichen.",
+      announcedOk: "{name} sagt {combo} an: richtig, {team} punktet {scores}.", announcedBad: "{name} sagt {combo} an: falsch, {team} ersetzt beide Hände.",
+      announcedScored: "{name} sagt {combo} an: schon gewertet, also falsch; {team} ersetzt beide Hände.",
+      counterOk: "{name} kontert {team}: bestätigt, ihre Hände werden ersetzt.", counterBad: "{name} kontert {team}: gescheitert, der Beweis wird gezeigt ({n}/3 gescheiterte Konter).",
+      handsReplaced: "{team} wirft beide Hände ab und zieht je vier neue Karten.", reshuffled: "Die Ablage ({n} Karten) wird gemischt und wird zum Nachziehstapel.",
+      tourEndedPassed: "Durchgang {t} endet: alle passen, die Mitte wird abgelegt.", tourEndedTimer: "Durchgang {t} endet: die Zeit ist um, die Mitte wird abgelegt.",
+      mancheEnded: "Runde {m} geht an {team}: {combo}.", mancheEndedBonus: "Runde {m} geht an {team}: Doppel-ZAG ersetzt {combo}.",
+      finished: "Partie beendet: {team} gewinnt.", aCard: "eine Karte",
+    },
   },
   fr: {
-    manche: "Manche {n}", tour: "tour {n}", timer: "encore {s} s", you: "toi", seat: "Place {n}", partner: "partenaire",
+    manche: "Manche {n}", tour: "tour {n}", timer: "encore {s}", you: "toi", seat: "Place {n}", partner: "partenaire",
     spectator: "Tu regardes", team: "Équipe {n}", yourTeam: "ton équipe", opened: "a ouvert", notOpened: "n'a pas ouvert",
     passed: "passe", starting: "carte de démarrage", centre: "Centre", centreEmpty: "Le centre est vide",
     yourHand: "Ta main", handClass: { none: "aucune combinaison", zig: "ZIG en main", zag: "ZAG en main" },
     open: "Ouvrir avec cette carte", openHint: "Choisis une carte à défausser, puis ouvre (touche O)", pass: "Passer",
     signZig: "Signe ZIG", signZag: "Signe ZAG", announce: "Annoncer", counter: "Contrer l'équipe {n}", fills: "remplace",
-    auto: "la première manquante", cancel: "Annuler", pickTarget: "Clique maintenant un joueur pour ta carte {card}",
+    auto: "la première manquante", cancel: "Annuler", pickTarget: "Clique maintenant une carte du centre pour l'échanger, ou d'abord un joueur pour jouer ta carte {card}",
     pickTake: "Clique maintenant une carte du centre à prendre", pickCentre: "Clique maintenant une carte du centre à échanger",
     drawPile: "Pioche : {n}", discardPile: "Défausse : {n}", sheet: "Feuille de marque", failed: "contres ratés",
     signed: "a fait un signe", signedTo: "signe {sign}", stale: "(plus ancien que la main)",
@@ -85,6 +117,22 @@ const STRINGS = {
     evManche: "Nouvelle manche : les cartes sont redistribuées.", evReshuffle: "La défausse est remélangée pour refaire la pioche.",
     evFinished: "Partie terminée — {team} gagne !", reveal: "Cartes montrées", proof: "Preuve de {name}", handOf: "Main de {name}",
     winner: "Vainqueurs", place: "Place", finished: "Partie terminée", keys: "Touches : 1–4 carte en main, Q–Y carte du centre, O ouvrir, P passer, S/D signe, Échap annuler",
+    dealer: "donneur", startShort: "départ", notCounted: "STOP : {list} ne compte pas", holds: "a {combo}", holdsNone: "n'a rien",
+    xray: "Rejeu : toutes les mains, cartes de démarrage et signes sont visibles", now: "maintenant",
+    ev: {
+      dealt: "Manche {m} : quatre cartes sont distribuées à chaque joueur.", tourStarted: "Tour {t} : une carte de démarrage face cachée devant chaque joueur.",
+      timer: "Le tour se termine au plus tard après {s} s.", opened: "{name} ouvre : défausse {card} et prend {took}.", startingCard: "sa carte de démarrage",
+      exchanged: "{name} donne {give} et prend {take} au centre.", stopped: "{name} pose un STOP ({feature}) devant {target} et prend {take}.",
+      z: "{name} joue un Z pour {target} : les STOP y sont retirés ; prend {take}.", passed: "{name} passe.",
+      signalled: "{name} signe {sign} à {partner}.", signalledHidden: "{name} fait un signe à {partner}.",
+      announcedOk: "{name} annonce {combo} : correct, {team} marque {scores}.", announcedBad: "{name} annonce {combo} : fausse annonce, {team} remplace ses deux mains.",
+      announcedScored: "{name} annonce {combo} : déjà faite, donc fausse ; {team} remplace ses deux mains.",
+      counterOk: "{name} contre {team} : confirmé, leurs mains sont remplacées.", counterBad: "{name} contre {team} : raté, la preuve est montrée ({n}/3 contres ratés).",
+      handsReplaced: "{team} défausse ses deux mains et pioche quatre nouvelles cartes chacun.", reshuffled: "La défausse ({n} cartes) est remélangée dans la pioche.",
+      tourEndedPassed: "Fin du tour {t} : tout le monde passe, le centre est défaussé.", tourEndedTimer: "Fin du tour {t} : temps écoulé, le centre est défaussé.",
+      mancheEnded: "La manche {m} va à {team} : {combo}.", mancheEndedBonus: "La manche {m} va à {team} : le Double ZAG remplace {combo}.",
+      finished: "Partie terminée : {team} gagne.", aCard: "une carte",
+    },
   },
 };
 
@@ -140,9 +188,88 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+function fill(text, args = {}) {
+  return String(text).replace(/\{(\w+)\}/g, (_, k) => (k in args ? String(args[k]) : ""));
+}
+
+// Seat names: several bots of one level share an account name, so a repeated name gets its seat number (as in the seat list).
+function seatNamer(players, S) {
+  const list = players || [];
+  return (seat) => {
+    const p = list.find((x) => x.seat === seat);
+    if (!p) return fill(S.seat, { n: seat }); // numbered from 0 like the platform's seat list
+    return list.filter((x) => x.username === p.username).length > 1 ? `${p.username} #${seat}` : p.username;
+  };
+}
+
+function cardText(S, card) {
+  if (!card || card.hidden || card.id === undefined) return S.ev.aCard;
+  if (card.face === "character") return `${S.values[card.landscape]} · ${S.values[card.character]} · ${S.values[card.attitude]}`;
+  if (card.face === "joker") return S.joker;
+  if (card.face === "z") return S.z;
+  const feature = String(card.face).replace("stop_", "");
+  return `${S.stop} (${S.features[feature] || feature})`;
+}
+
+// One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
+export function describeEvent(event, lang, players) {
+  const S = STRINGS[lang] || STRINGS.en;
+  const E = S.ev;
+  const d = (event && event.data) || {};
+  const name = seatNamer(players, S);
+  const seats = Number(d.seats) || (players || []).length || 4;
+  const who = (seat) => (Number.isInteger(seat) ? name(seat) : "?");
+  const team = (t) => `${TEAM_SYMBOLS[t] || ""} ${fill(S.team, { n: t + 1 })} (${[t, t + seats / 2].map(who).join(" & ")})`;
+  const combo = (c) => S.combos[c] || String(c || "");
+  const nm = who(event.seat);
+  switch (event.kind) {
+    case "dealt":
+      return fill(E.dealt, { m: d.manche });
+    case "tour_started":
+      return fill(E.tourStarted, { t: d.tour });
+    case "timer":
+      return fill(E.timer, { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
+    case "opened":
+      return fill(E.opened, { name: nm, card: cardText(S, d.card), took: d.took && !d.took.hidden ? cardText(S, d.took) : E.startingCard });
+    case "exchanged":
+      return fill(E.exchanged, { name: nm, give: cardText(S, d.give), take: cardText(S, d.take) });
+    case "stopped": {
+      const feature = String((d.card && d.card.face) || "").replace("stop_", "");
+      return fill(E.stopped, { name: nm, feature: S.features[feature] || feature, target: who(d.target), take: cardText(S, d.take) });
+    }
+    case "z_played":
+      return fill(E.z, { name: nm, target: who(d.target), take: cardText(S, d.take) });
+    case "passed":
+      return fill(E.passed, { name: nm });
+    case "signalled":
+      return fill(d.sign ? E.signalled : E.signalledHidden, { name: nm, sign: combo(d.sign), partner: who(d.partner) });
+    case "announced": {
+      const key = d.correct ? "announcedOk" : d.reason === "already_scored" ? "announcedScored" : "announcedBad";
+      const said = d.fills ? `${combo(d.combo)} (${S.fills} ${combo(d.fills)})` : combo(d.combo);
+      return fill(E[key], { name: nm, combo: said, team: team(d.team), scores: combo(d.scores) });
+    }
+    case "countered":
+      return fill(d.confirmed ? E.counterOk : E.counterBad, { name: nm, team: team(d.team), n: d.failed });
+    case "hands_replaced":
+      return fill(E.handsReplaced, { team: team(d.team) });
+    case "reshuffled":
+      return fill(E.reshuffled, { n: d.count });
+    case "tour_ended":
+      return fill(d.reason === "timer" ? E.tourEndedTimer : E.tourEndedPassed, { t: d.tour });
+    case "manche_ended":
+      return fill(d.bonus ? E.mancheEndedBonus : E.mancheEnded, { m: d.manche, team: team(d.team), combo: combo(d.combo) });
+    case "finished": {
+      const winners = (d.outcome && d.outcome.winners) || [];
+      return winners.length ? fill(E.finished, { team: team(winners[0] % (seats / 2)) }) : S.finished;
+    }
+    default:
+      return `${Number.isInteger(event.seat) ? `${nm}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
+  }
+}
+
 export function createRenderer(root, ctx) {
   const S = STRINGS[ctx.lang] || STRINGS.en;
-  const fmt = (s, args = {}) => String(s).replace(/\{(\w+)\}/g, (_, k) => (k in args ? String(args[k]) : ""));
+  const fmt = fill;
   const api = { update, destroy, players: ctx.players || [] };
   let view = null;
   let selected = null; // hand card id
@@ -150,7 +277,8 @@ export function createRenderer(root, ctx) {
   let fills = "";
   let messages = []; // [{text, until}]
   let shown = null; // {title, groups: [{label, cards}], until}
-  let offset = null; // Date.now() - match ms, from the latest event
+  let offset = null; // Date.now() - match ms: from hello's now_ms, then from each event's t_ms
+  let frozenAt = null; // replay: match ms of the latest event drawn
   const interactive = typeof ctx.send === "function";
 
   root.textContent = "";
@@ -161,14 +289,31 @@ export function createRenderer(root, ctx) {
   const mine = el("div", { class: "zigzag-mine" });
   const controls = el("div", { class: "zigzag-controls" });
   const feedback = el("ul", { class: "zigzag-feedback", "data-testid": "feedback", "aria-live": "polite" });
-  const reveal = el("div", { class: "zigzag-reveal", "data-testid": "reveal" });
+  const reveal = el("div", { class: "zigzag-reveal", "data-testid": "reveal", role: "region", "aria-label": S.reveal });
   const sheet = el("div", { class: "zigzag-sheet", "data-testid": "score-sheet" });
-  root.append(header, others, middle, reveal, mine, controls, feedback, sheet);
+  // The shown cards sit below the controls: a reveal must never push the hand away from under the mouse.
+  root.append(header, others, middle, mine, controls, feedback, reveal, sheet);
 
   function name(seat) {
-    const p = (api.players || []).find((x) => x.seat === seat);
-    const base = p ? p.username : fmt(S.seat, { n: seat + 1 });
+    const base = seatNamer(api.players, S)(seat);
     return view && seat === view.seat ? `${base} (${S.you})` : base;
+  }
+  function startingNode(s) {
+    const card = view.starting_cards && view.starting_cards[s];
+    const node = card ? cardNode(card) : el("div", { class: "zigzag-card zigzag-back", "aria-label": S.starting });
+    node.classList.add("zigzag-starting");
+    node.setAttribute("title", S.starting);
+    node.append(el("span", { class: "zigzag-start-tag", text: S.startShort }));
+    return node;
+  }
+  function stopsRow(s) {
+    const stops = view.stops[String(s)] || [];
+    if (!stops.length) return null;
+    const row = el("div", { class: "zigzag-stops", "data-testid": `stops-${s}` });
+    for (const c of stops) row.append(cardNode(c));
+    const features = [...new Set(stops.map((c) => String(c.face).replace("stop_", "")))].map((f) => S.features[f] || f);
+    row.append(el("span", { class: "zigzag-forbidden", text: fmt(S.notCounted, { list: features.join(", ") }) }));
+    return row;
   }
   function teamName(t) {
     return `${TEAM_SYMBOLS[t] || ""} ${fmt(S.team, { n: t + 1 })}`;
@@ -177,7 +322,7 @@ export function createRenderer(root, ctx) {
     if (interactive) ctx.send(action);
   }
   function say(text) {
-    messages.push({ text, until: Date.now() + 8000 });
+    messages.push({ text, until: Date.now() + 10000 });
     messages = messages.slice(-6);
   }
 
@@ -224,18 +369,10 @@ export function createRenderer(root, ctx) {
     if (!interactive || !view || view.finished) return;
     const card = view.hand.find((c) => c.id === id);
     if (!card) return;
-    if (myOpened() && (card.face === "stop_landscape" || card.face === "stop_character" || card.face === "stop_attitude" || card.face === "z")) {
-      if (selected === id && special) {
-        special = null;
-        selected = null;
-      } else {
-        selected = id;
-        special = { card: id, kind: card.face === "z" ? "z" : "stop", target: null };
-      }
-    } else {
-      special = null;
-      selected = selected === id ? null : id;
-    }
+    // A selected STOP or Z may still be exchanged like any card (click a centre card), or played: click a player first.
+    const isSpecial = card.face === "stop_landscape" || card.face === "stop_character" || card.face === "stop_attitude" || card.face === "z";
+    selected = selected === id ? null : id;
+    special = selected !== null && isSpecial && myOpened() ? { card: id, kind: card.face === "z" ? "z" : "stop", target: null } : null;
     render();
   }
   function clickCentre(id) {
@@ -244,9 +381,10 @@ export function createRenderer(root, ctx) {
       act({ kind: special.kind, card: special.card, target: special.target, take: id });
       special = null;
       selected = null;
-    } else if (selected !== null && !special) {
+    } else if (selected !== null) {
       act({ kind: "exchange", give: selected, take: id });
       selected = null;
+      special = null;
     }
     render();
   }
@@ -275,7 +413,7 @@ export function createRenderer(root, ctx) {
     const targetable = special && ((special.kind === "stop" && team !== v.team) || (special.kind === "z" && team === v.team));
     const panel = el("div", {
       class: `zigzag-seat zigzag-team-${team}${isPartner ? " zigzag-partner" : ""}${targetable ? " zigzag-targetable" : ""}${special && special.target === s ? " zigzag-target" : ""}`,
-      "data-testid": `seat-${s}`,
+      "data-testid": `player-${s}`,
       role: targetable ? "button" : null,
       tabindex: targetable ? 0 : null,
       onclick: targetable ? () => clickSeat(s) : null,
@@ -283,7 +421,8 @@ export function createRenderer(root, ctx) {
     const title = el("div", { class: "zigzag-seat-title" });
     title.append(el("span", { class: "zigzag-team-mark", text: TEAM_SYMBOLS[team] || "", title: teamName(team) }), el("span", { class: "zigzag-name", text: name(s) }));
     if (isPartner) title.append(el("span", { class: "zigzag-badge", text: S.partner }));
-    if (s === v.dealer) title.append(el("span", { class: "zigzag-badge zigzag-dealer", text: "D" }));
+    if (s === v.dealer) title.append(el("span", { class: "zigzag-badge zigzag-dealer", text: S.dealer }));
+    if (v.hand_classes) title.append(el("span", { class: `zigzag-class zigzag-class-${v.hand_classes[s]}`, "data-testid": `class-${s}`, text: S.handClass[v.hand_classes[s]] || "" }));
     panel.append(title);
     const status = el("div", { class: "zigzag-status" });
     status.append(el("span", { class: "zigzag-badge", text: v.opened.includes(s) ? S.opened : S.notOpened }));
@@ -292,20 +431,19 @@ export function createRenderer(root, ctx) {
     if (sig) {
       const stale = sig.at <= v.changed_at[s];
       const text = sig.sign ? fmt(S.signedTo, { sign: S.combos[sig.sign] }) : S.signed;
-      status.append(el("span", { class: `zigzag-badge zigzag-sign${stale ? " zigzag-stale" : ""}`, "data-testid": `sign-${s}`, text: stale ? `${text} ${S.stale}` : text }));
+      status.append(el("span", {
+        class: `zigzag-badge zigzag-sign${stale ? " zigzag-stale" : ""}`, "data-testid": `sign-${s}`, "data-sign": sig.sign || null, "data-stale": stale ? "1" : null,
+        text: stale ? `${text} ${S.stale}` : text,
+      }));
     }
     panel.append(status);
     const cards = el("div", { class: "zigzag-backs" });
     if (v.hands && v.hands[s]) for (const c of v.hands[s]) cards.append(cardNode(c));
     else for (let i = 0; i < v.hand_counts[s]; i++) cards.append(cardNode(null));
-    if (v.starting[s]) cards.append(el("div", { class: "zigzag-card zigzag-back zigzag-starting", title: S.starting, "aria-label": S.starting }));
+    if (v.starting[s]) cards.append(startingNode(s));
     panel.append(cards);
-    const stops = v.stops[String(s)] || [];
-    if (stops.length) {
-      const row = el("div", { class: "zigzag-stops", "data-testid": `stops-${s}` });
-      for (const c of stops) row.append(cardNode(c));
-      panel.append(row);
-    }
+    const stops = stopsRow(s);
+    if (stops) panel.append(stops);
     return panel;
   }
 
@@ -315,19 +453,23 @@ export function createRenderer(root, ctx) {
     header.append(el("span", { class: "zigzag-title", text: `${fmt(S.manche, { n: v.manche })} · ${fmt(S.tour, { n: v.tour })}` }));
     header.append(el("span", { class: "zigzag-timer", "data-testid": "tour-timer" }));
     header.append(el("span", { class: "zigzag-piles", text: `${fmt(S.drawPile, { n: v.draw_count })} · ${fmt(S.discardPile, { n: v.discard_count })}` }));
-    if (v.seat === null) header.append(el("span", { class: "zigzag-badge", text: S.spectator }));
+    if (v.seat === null && interactive === false && v.hands && !v.finished) header.append(el("span", { class: "zigzag-badge zigzag-xray", "data-testid": "xray-note", text: S.xray }));
+    else if (v.seat === null) header.append(el("span", { class: "zigzag-badge", text: S.spectator }));
     tick();
   }
 
   function tick() {
     const node = header.querySelector(".zigzag-timer");
     if (!node || !view) return;
-    if (view.finished || view.tour_due_ms === null || offset === null) {
+    // A replay (no socket) shows the time left at the event on screen, frozen; unknown after a jump.
+    const now = interactive ? (offset === null ? null : Date.now() - offset) : frozenAt;
+    if (view.finished || view.tour_due_ms === null || view.tour_due_ms === undefined || now === null) {
       node.textContent = "";
       return;
     }
-    const left = Math.max(0, Math.ceil((view.tour_due_ms - (Date.now() - offset)) / 1000));
-    node.textContent = fmt(S.timer, { s: left });
+    const left = Math.max(0, Math.ceil((view.tour_due_ms - now) / 1000));
+    const clock = left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : `${left} s`;
+    node.textContent = fmt(S.timer, { s: clock });
     node.classList.toggle("zigzag-hurry", left <= 10);
   }
 
@@ -346,9 +488,9 @@ export function createRenderer(root, ctx) {
     middle.append(el("h3", { text: S.centre }));
     const row = el("div", { class: "zigzag-centre", "data-testid": "centre" });
     v.centre.forEach((c, i) => {
-      const canTake = interactive && myOpened() && ((selected !== null && !special) || (special && special.target !== null));
+      const canTake = interactive && myOpened() && selected !== null;
       const node = cardNode(c, { testid: `centre-${c.id}`, onclick: canTake ? () => clickCentre(c.id) : null });
-      node.append(el("kbd", { class: "zigzag-key", text: CENTRE_KEYS[i] || "" }));
+      if (interactive && v.seat !== null) node.append(el("kbd", { class: "zigzag-key", text: CENTRE_KEYS[i] || "" }));
       if (canTake) node.classList.add("zigzag-takeable");
       row.append(node);
     });
@@ -362,26 +504,33 @@ export function createRenderer(root, ctx) {
     if (v.seat === null) return;
     const title = el("h3", {});
     title.append(el("span", { class: "zigzag-team-mark", text: TEAM_SYMBOLS[v.team] || "" }), el("span", { text: ` ${S.yourHand} — ` }));
-    title.append(el("span", { class: `zigzag-class zigzag-class-${v.hand_class}`, "data-testid": "hand-class", text: S.handClass[v.hand_class] || "" }));
+    title.append(el("span", { class: `zigzag-class zigzag-class-${v.hand_class}`, "data-testid": "hand-class", "data-class": v.hand_class, text: S.handClass[v.hand_class] || "" }));
     mine.append(title);
     const row = el("div", { class: "zigzag-hand", "data-testid": "hand" });
     v.hand.forEach((c, i) => {
       const node = cardNode(c, { testid: `hand-${c.id}`, selected: selected === c.id, onclick: interactive ? () => clickHand(c.id) : null });
-      node.append(el("kbd", { class: "zigzag-key", text: String(i + 1) }));
+      if (interactive) node.append(el("kbd", { class: "zigzag-key", text: String(i + 1) }));
       row.append(node);
     });
-    if (v.starting[v.seat]) row.append(el("div", { class: "zigzag-card zigzag-back zigzag-starting", title: S.starting, "aria-label": S.starting, "data-testid": "my-starting" }));
-    mine.append(row);
-    const stops = v.stops[String(v.seat)] || [];
-    if (stops.length) {
-      const srow = el("div", { class: "zigzag-stops", "data-testid": `stops-${v.seat}` });
-      for (const c of stops) srow.append(cardNode(c));
-      mine.append(srow);
+    if (v.starting[v.seat]) {
+      const start = startingNode(v.seat);
+      start.dataset.testid = "my-starting";
+      row.append(start);
     }
+    mine.append(row);
+    const stops = stopsRow(v.seat);
+    if (stops) mine.append(stops);
     const status = el("div", { class: "zigzag-status" });
     if (v.passed.includes(v.seat)) status.append(el("span", { class: "zigzag-badge zigzag-passed", text: S.passed }));
     const sig = v.signals[String(v.seat)];
-    if (sig && sig.sign) status.append(el("span", { class: "zigzag-badge zigzag-sign", text: fmt(S.signedTo, { sign: S.combos[sig.sign] }) }));
+    if (sig && sig.sign) {
+      const stale = sig.at <= v.changed_at[v.seat];
+      const text = fmt(S.signedTo, { sign: S.combos[sig.sign] });
+      status.append(el("span", {
+        class: `zigzag-badge zigzag-sign${stale ? " zigzag-stale" : ""}`, "data-testid": "my-sign", "data-sign": sig.sign, "data-stale": stale ? "1" : null,
+        text: stale ? `${text} ${S.stale}` : text,
+      }));
+    }
     mine.append(status);
   }
 
@@ -398,8 +547,8 @@ export function createRenderer(root, ctx) {
     else if (selected !== null) hint.textContent = S.pickCentre;
     controls.append(hint);
     const row = el("div", { class: "zigzag-buttons" });
-    if (!myOpened()) row.append(el("button", { "data-testid": "open", text: S.open, disabled: selected === null, onclick: openWith }));
-    else row.append(el("button", { "data-testid": "pass", text: S.pass, disabled: v.passed.includes(v.seat), onclick: () => act({ kind: "pass" }) }));
+    if (!myOpened()) row.append(el("button", { "data-testid": "open", class: "zigzag-primary", text: S.open, disabled: selected === null, onclick: openWith }));
+    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: v.passed.includes(v.seat), onclick: () => act({ kind: "pass" }) }));
     if (special && special.target === null) {
       for (let s = 0; s < v.seats; s++) {
         const mineTeam = s % (v.seats / 2) === v.team;
@@ -453,6 +602,7 @@ export function createRenderer(root, ctx) {
     const head = el("tr", {}, el("th", { text: "" }));
     for (const c of COMBOS) head.append(el("th", { text: S.combos[c] }));
     head.append(el("th", { text: S.failed }));
+    if (v.team_combos) head.append(el("th", { text: S.now }));
     if (v.outcome) head.append(el("th", { text: S.place }));
     table.append(head);
     for (const t of v.teams) {
@@ -465,6 +615,10 @@ export function createRenderer(root, ctx) {
         tr.append(el("td", { "data-testid": `sheet-${t.team}-${c}`, class: done ? "zigzag-done" : "", text: done ? (bonus ? "✓ (2×ZAG)" : "✓") : "—" }));
       }
       tr.append(el("td", { "data-testid": `sheet-${t.team}-failed`, text: `${"✗".repeat(t.failed_counters)}${"○".repeat(Math.max(0, 3 - t.failed_counters))}` }));
+      if (v.team_combos) {
+        const held = v.team_combos[t.team];
+        tr.append(el("td", { "data-testid": `sheet-${t.team}-now`, text: held ? fmt(S.holds, { combo: S.combos[held] }) : S.holdsNone }));
+      }
       if (v.outcome) {
         const p = v.outcome.placements.find((x) => x.seat === t.seats[0]);
         tr.append(el("td", { text: p ? String(p.place) : "" }));
@@ -472,7 +626,11 @@ export function createRenderer(root, ctx) {
       table.append(tr);
     }
     sheet.append(table);
-    if (v.finished) sheet.append(el("p", { class: "zigzag-finished", "data-testid": "finished", text: S.finished }));
+    if (v.finished) {
+      const winners = (v.outcome && v.outcome.winners) || [];
+      const text = winners.length ? fmt(S.evFinished, { team: teamName(winners[0] % (v.seats / 2)) }) : S.finished;
+      sheet.append(el("p", { class: "zigzag-finished", "data-testid": "finished", text }));
+    }
   }
 
   function renderReveal() {
@@ -493,20 +651,35 @@ export function createRenderer(root, ctx) {
     for (const m of messages) feedback.append(el("li", { text: m.text }));
   }
 
+  // Each part is rebuilt only when what it shows changed: the bots' moves elsewhere on the table must not
+  // replace the card under a player's mouse between mousedown and mouseup (a lost click) or drop keyboard focus.
+  const drawn = {};
+  function changed(part, data) {
+    const key = JSON.stringify(data);
+    if (drawn[part] === key) return false;
+    drawn[part] = key;
+    return true;
+  }
+
   function render() {
     if (!view) return;
-    if (selected !== null && !view.hand.some((c) => c.id === selected)) {
+    const v = view;
+    if (selected !== null && !v.hand.some((c) => c.id === selected)) {
       selected = null;
       special = null;
     }
-    renderHeader();
-    renderOthers();
-    renderMiddle();
-    renderReveal();
-    renderMine();
-    renderControls();
+    const names = (api.players || []).map((p) => [p.seat, p.username]);
+    const local = [selected, special, interactive];
+    const me = v.seat === null ? null : String(v.seat);
+    if (changed("header", [v.manche, v.tour, v.draw_count, v.discard_count, v.seat, v.finished, !!v.hands])) renderHeader();
+    else tick();
+    if (changed("others", [v.hand_counts, v.starting, v.opened, v.passed, v.signals, v.changed_at, v.stops, v.hands, v.hand_classes, v.starting_cards, v.dealer, v.seat, special, names])) renderOthers();
+    if (changed("middle", [v.centre, v.starting, v.seat, local])) renderMiddle();
+    if (changed("reveal", shown && shown.until >= Date.now() ? shown : null)) renderReveal();
+    if (changed("mine", [v.hand, v.hand_class, v.seat, v.starting, v.starting_cards, me && v.stops[me], v.passed, me && v.signals[me], v.changed_at, local])) renderMine();
+    if (changed("controls", [v.seat, v.finished, v.starting, v.passed, v.hand, v.teams, v.team, local, names])) renderControls();
     renderFeedback();
-    renderSheet();
+    if (changed("sheet", [v.teams, v.outcome, v.finished, v.team_combos, v.team, v.seat, names])) renderSheet();
   }
 
   function describe(e) {
@@ -517,8 +690,9 @@ export function createRenderer(root, ctx) {
         break;
       case "announced":
         if (d.correct) {
-          say(fmt(S.evAnnounceOk, { name: name(e.seat), combo: S.combos[d.combo], team: teamName(d.team), scores: S.combos[d.scores] }));
-          shown = { title: S.reveal, until: Date.now() + 8000, groups: Object.entries(d.hands || {}).map(([s, cards]) => ({ label: fmt(S.handOf, { name: name(Number(s)) }), cards })) };
+          const text = fmt(S.evAnnounceOk, { name: name(e.seat), combo: S.combos[d.combo], team: teamName(d.team), scores: S.combos[d.scores] });
+          say(text);
+          shown = { title: text, until: Date.now() + 20000, groups: Object.entries(d.hands || {}).map(([s, cards]) => ({ label: fmt(S.handOf, { name: name(Number(s)) }), cards })) };
         } else {
           say(fmt(d.reason === "already_scored" ? S.evAnnounceScored : S.evAnnounceBad, { name: name(e.seat), combo: S.combos[d.combo] }));
         }
@@ -526,8 +700,9 @@ export function createRenderer(root, ctx) {
       case "countered":
         if (d.confirmed) say(fmt(S.evCounterOk, { name: name(e.seat), team: teamName(d.team) }));
         else {
-          say(fmt(S.evCounterBad, { name: name(e.seat), team: teamName(d.team), n: d.failed }));
-          shown = { title: S.reveal, until: Date.now() + 8000, groups: Object.entries(d.proof || {}).map(([s, cards]) => ({ label: fmt(S.proof, { name: name(Number(s)) }), cards })) };
+          const text = fmt(S.evCounterBad, { name: name(e.seat), team: teamName(d.team), n: d.failed });
+          say(text);
+          shown = { title: text, until: Date.now() + 20000, groups: Object.entries(d.proof || {}).map(([s, cards]) => ({ label: fmt(S.proof, { name: name(Number(s)) }), cards })) };
         }
         break;
       case "stopped":
@@ -555,10 +730,16 @@ export function createRenderer(root, ctx) {
     }
   }
 
-  function update(v, events) {
+  // meta: {now_ms} from the socket's hello (match time at connect) so the tour countdown runs before any event arrives.
+  function update(v, events, meta) {
     view = v;
+    if (meta && typeof meta.now_ms === "number") offset = Date.now() - meta.now_ms;
+    frozenAt = null;
     for (const e of events || []) {
-      if (typeof e.t_ms === "number") offset = Date.now() - e.t_ms;
+      if (typeof e.t_ms === "number") {
+        offset = Date.now() - e.t_ms;
+        frozenAt = e.t_ms;
+      }
       describe(e);
     }
     render();

@@ -1,0 +1,117 @@
+"""REST for statistics and leaderboards (PROTOCOL.md "Statistics"). Thin: selectors do the work."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.models import User
+from games import errors
+from games.api import PlatformApi
+from replays import stats_selectors
+
+
+def _int_param(request: Request, name: str, default: int, maximum: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise errors.bad_request(f"{name} must be a whole number", f"bad_{name}") from None
+    if value < 0:
+        raise errors.bad_request(f"{name} must not be negative", f"bad_{name}")
+    return value if maximum is None else min(value, maximum)
+
+
+def _game_or_404(slug: str) -> str:
+    if not stats_selectors.game_known(slug):
+        raise errors.not_found(f"unknown game {slug!r}", "unknown_game")
+    return slug
+
+
+class RatingSerializer(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    display = serializers.FloatField(help_text="the conservative figure (mu - 3 sigma) used for ranking")
+    provisional = serializers.BooleanField(help_text="too few rated matches or too uncertain for the top list")
+    rated_matches = serializers.IntegerField()
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True)
+    username = serializers.CharField()
+    bot = serializers.BooleanField()
+    rating = RatingSerializer()
+    played = serializers.IntegerField(help_text="ranked matches rated")
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    bot = serializers.BooleanField()
+    games = serializers.DictField(
+        child=serializers.DictField(),
+        help_text="per game slug: played, won, win_rate, average_place, average_events, average_seconds, "
+        "positions, rating (or null), history [{match, at, mu, sigma, display, place}], and the game's own figures",
+    )
+
+
+class GameStatsSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    name = serializers.CharField()
+    matches = serializers.IntegerField()
+    average_events = serializers.FloatField(allow_null=True)
+    average_seconds = serializers.FloatField(allow_null=True)
+    positions = serializers.ListField(child=serializers.DictField(), help_text="[{seats, position, played, won, win_rate}]")
+    rated_players = serializers.IntegerField()
+    established_players = serializers.IntegerField(help_text="rated players that are not provisional; the game's own figures follow")
+
+
+class PlayerStatsApi(PlatformApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("history", int, description="at most this many rating history points (default 200)")],
+        responses={200: PlayerStatsSerializer},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise errors.not_found(f"no player {username!r}", "unknown_player")
+        points = _int_param(request, "history", stats_selectors.HISTORY_POINTS, 2000)
+        return Response(stats_selectors.player_stats(user=user, history_points=max(points, 2)))
+
+
+class GameStatsApi(PlatformApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GameStatsSerializer})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(stats_selectors.game_stats(game=_game_or_404(slug)))
+
+
+class LeaderboardApi(PlatformApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, description=f"at most {stats_selectors.LEADERBOARD_MAX}"),
+            OpenApiParameter("offset", int),
+            OpenApiParameter("provisional", bool, description="list the provisional ratings (unranked) instead"),
+        ],
+        responses={200: LeaderboardEntrySerializer(many=True)},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        game = _game_or_404(slug)
+        provisional = (request.query_params.get("provisional") or "").lower() in ("1", "true", "yes")
+        return Response(
+            stats_selectors.leaderboard(
+                game=game,
+                limit=_int_param(request, "limit", stats_selectors.LEADERBOARD_LIMIT, stats_selectors.LEADERBOARD_MAX),
+                offset=_int_param(request, "offset", 0),
+                provisional=provisional,
+            )
+        )

@@ -1,0 +1,347 @@
+"""Writes for ratings and statistics: applied once per match, rebuilt on demand.
+
+The Celery task `replays.match_finished` (scheduled by the match-end hook)
+calls `match_finished_process`; the commands `recompute_ratings` and
+`recompute_stats` call `ratings_recompute` and `stats_recompute`.
+
+Ratings depend on order, so they are applied in one order everywhere: by the
+match's end (`ended_at`, then the match id). Every rating write of a game
+holds that game's `RatingLedger` row. A match that ends after the last one
+applied is simply applied; one that arrives late (a commit overtaken by a
+later match, an imported old match) makes its game re-rate every match from
+it onwards. So the live figures always equal a recompute from the records.
+Statistics are sums and need no order; they are counted once per match
+under the game's `GameStats` row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.models import Match, MatchEvent, MatchPlayer
+from games.registry import get_rules
+from replays import ratings
+from replays.models import GameStats, MatchStats, PlayerGameStats, Rating, RatingChange, RatingLedger
+from replays.stats import MatchFigures, match_figures, tally_add_match, tally_add_seat, tally_empty
+
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """What rating a match needs from its records."""
+
+    id: int
+    game: str
+    ended_at: dt.datetime
+    outcome: dict[str, Any] | None
+    accounts: list[int]  # user id per seat
+
+    @property
+    def key(self) -> tuple[dt.datetime, int]:
+        return (self.ended_at, self.id)
+
+
+@dataclass
+class Entry:
+    rating: ratings.Rating
+    rated_matches: int
+
+
+def match_finished_process(*, match_id: int) -> None:
+    """Everything that follows a match's end here: its ratings, then its statistics."""
+    match_rating_apply(match_id=match_id)
+    match_stats_record(match_id=match_id)
+
+
+# --- ratings ------------------------------------------------------------------------------
+
+
+def _teams(game: str) -> bool:
+    try:
+        return bool(getattr(get_rules(game), "teams", False))
+    except KeyError:
+        return False
+
+
+def _ledger_lock(game: str) -> RatingLedger:
+    """Take the game's rating lock (an UPDATE first: the row lock on PostgreSQL, the write lock on SQLite)."""
+    if not RatingLedger.objects.filter(game=game).update(updates=F("updates") + 1):
+        RatingLedger.objects.get_or_create(game=game)
+        RatingLedger.objects.filter(game=game).update(updates=F("updates") + 1)
+    return RatingLedger.objects.select_for_update().get(game=game)
+
+
+def _rated_matches(qs: Iterable[Match]) -> list[RatedMatch]:
+    matches = list(qs)
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for mid, seat, uid in MatchPlayer.objects.filter(match_id__in=[m.pk for m in matches]).values_list(
+        "match_id", "seat", "user_id"
+    ):
+        seats[mid][seat] = uid
+    out = []
+    for m in matches:
+        by_seat = seats[m.pk]
+        if len(by_seat) != m.seats:
+            continue  # a seat without a player: nothing to rate
+        out.append(RatedMatch(m.pk, m.game, m.ended_at, m.outcome, [by_seat[s] for s in range(m.seats)]))
+    return out
+
+
+def _rateable() -> Q:
+    return Q(ranked=True, status=Match.Status.FINISHED, ended_at__isnull=False, outcome__isnull=False)
+
+
+def _rate_into(book: dict[int, Entry], match: RatedMatch, teams: bool) -> list[RatingChange]:
+    """Rate one match against the ratings in `book`, update the book, return the history rows."""
+    places = ratings.places_of(match.outcome, len(match.accounts))
+    before = {u: book[u].rating for u in set(match.accounts) if u in book}
+    after = ratings.rate_match(accounts=match.accounts, ratings=before, places=places, teams=teams)
+    changes = []
+    for user_id, new in after.items():
+        old = book.get(user_id) or Entry(ratings.initial(), 0)
+        book[user_id] = Entry(new, old.rated_matches + 1)
+        place = min(places[s] for s, u in enumerate(match.accounts) if u == user_id)
+        changes.append(
+            RatingChange(
+                match_id=match.id,
+                user_id=user_id,
+                game=match.game,
+                ended_at=match.ended_at,
+                place=place,
+                mu_before=old.rating.mu,
+                sigma_before=old.rating.sigma,
+                mu=new.mu,
+                sigma=new.sigma,
+                display=new.display,
+            )
+        )
+    return changes
+
+
+def _book_save(game: str, book: dict[int, Entry], users: Iterable[int]) -> None:
+    now = timezone.now()
+    rows = []
+    for u in users:
+        e = book.get(u)
+        if e is None:
+            continue
+        rows.append(
+            Rating(
+                user_id=u,
+                game=game,
+                mu=e.rating.mu,
+                sigma=e.rating.sigma,
+                display=e.rating.display,
+                rated_matches=e.rated_matches,
+                provisional=ratings.is_provisional(rated_matches=e.rated_matches, sigma=e.rating.sigma),
+                updated_at=now,
+            )
+        )
+    for i in range(0, len(rows), BATCH):
+        Rating.objects.bulk_create(
+            rows[i : i + BATCH],
+            update_conflicts=True,
+            unique_fields=["user", "game"],
+            update_fields=["mu", "sigma", "display", "rated_matches", "provisional", "updated_at"],
+        )
+
+
+def _book_of(game: str, users: Iterable[int]) -> dict[int, Entry]:
+    return {
+        u: Entry(ratings.Rating(mu, sigma), n)
+        for u, mu, sigma, n in Rating.objects.filter(game=game, user_id__in=list(users)).values_list(
+            "user_id", "mu", "sigma", "rated_matches"
+        )
+    }
+
+
+def _after(key: tuple[dt.datetime, int]) -> Q:
+    """Rating changes of matches at or after `key` in rating order."""
+    return Q(ended_at__gt=key[0]) | Q(ended_at=key[0], match_id__gte=key[1])
+
+
+def _replay_from(game: str, late: RatedMatch) -> int:
+    """Re-rate `late` and every match already rated after it, in order (a late arrival)."""
+    key = late.key
+    later_ids = set(RatingChange.objects.filter(game=game).filter(_after(key)).values_list("match_id", flat=True))
+    matches = sorted([late, *_rated_matches(Match.objects.filter(pk__in=later_ids - {late.id}))], key=lambda m: m.key)
+    users = {u for m in matches for u in m.accounts}
+    book: dict[int, Entry] = {}
+    for u in users:
+        earlier = RatingChange.objects.filter(game=game, user_id=u).exclude(_after(key))
+        last = earlier.order_by("-ended_at", "-match_id").values_list("mu", "sigma").first()
+        if last is not None:
+            book[u] = Entry(ratings.Rating(*last), earlier.count())
+    RatingChange.objects.filter(match_id__in=later_ids).delete()
+    teams = _teams(game)
+    changes = [c for m in matches for c in _rate_into(book, m, teams)]
+    RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+    _book_save(game, book, users)
+    return len(matches)
+
+
+def match_rating_apply(*, match_id: int) -> bool:
+    """Apply one ranked match's rating changes, once. False when there was nothing to do."""
+    match = Match.objects.filter(_rateable(), pk=match_id).first()
+    if match is None:
+        return False
+    found = _rated_matches([match])
+    if not found or len(set(found[0].accounts)) < 2:
+        return False
+    rated = found[0]
+    with transaction.atomic():
+        ledger = _ledger_lock(match.game)
+        if RatingChange.objects.filter(match_id=match_id).exists():
+            return False
+        last = None if ledger.last_ended_at is None else (ledger.last_ended_at, ledger.last_match_id)
+        if last is None or rated.key > last:
+            book = _book_of(match.game, rated.accounts)
+            RatingChange.objects.bulk_create(_rate_into(book, rated, _teams(match.game)))
+            _book_save(match.game, book, set(rated.accounts))
+            ledger.last_ended_at, ledger.last_match_id = rated.key
+        else:
+            _replay_from(match.game, rated)
+        ledger.save(update_fields=["last_ended_at", "last_match_id"])
+    return True
+
+
+def _in_rating_order(qs: Any) -> Iterator[list[RatedMatch]]:
+    """Matches in rating order, in batches (their players fetched per batch)."""
+    ids = list(qs.order_by("ended_at", "id").values_list("id", flat=True))
+    for i in range(0, len(ids), BATCH):
+        chunk = ids[i : i + BATCH]
+        yield sorted(_rated_matches(Match.objects.filter(pk__in=chunk)), key=lambda m: m.key)
+
+
+def _games(model_games: Iterable[str], game: str | None) -> list[str]:
+    return [game] if game else sorted(set(model_games))
+
+
+def ratings_recompute(*, game: str | None = None) -> dict[str, int]:
+    """Every rating again from the match records, in order: returns rated matches per game."""
+    games = _games(
+        [*Match.objects.filter(_rateable()).values_list("game", flat=True).distinct(), *Rating.objects.values_list("game", flat=True).distinct()],
+        game,
+    )
+    done: dict[str, int] = {}
+    for g in games:
+        with transaction.atomic():
+            ledger = _ledger_lock(g)
+            RatingChange.objects.filter(game=g).delete()
+            Rating.objects.filter(game=g).delete()
+            book: dict[int, Entry] = {}
+            teams = _teams(g)
+            count = 0
+            last = None
+            for batch in _in_rating_order(Match.objects.filter(_rateable(), game=g)):
+                changes = []
+                for m in batch:
+                    rows = _rate_into(book, m, teams)
+                    if rows:
+                        count += 1
+                        last = m.key
+                    changes.extend(rows)
+                RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+            _book_save(g, book, book.keys())
+            ledger.last_ended_at, ledger.last_match_id = last if last else (None, None)
+            ledger.save(update_fields=["last_ended_at", "last_match_id"])
+        done[g] = count
+    return done
+
+
+# --- statistics ---------------------------------------------------------------------------
+
+
+def _game_stats_lock(game: str) -> GameStats:
+    if not GameStats.objects.filter(game=game).update(game=F("game")):
+        GameStats.objects.get_or_create(game=game, defaults={"tally": tally_empty()})
+    return GameStats.objects.select_for_update().get(game=game)
+
+
+def _events_of(match_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    rows = MatchEvent.objects.filter(match_id__in=match_ids).order_by("match_id", "seq")
+    for row in rows.values("match_id", "seq", "t_ms", "kind", "seat", "data").iterator(chunk_size=5000):
+        out[row.pop("match_id")].append(row)
+    return out
+
+
+def _figures(match: Match, events: list[dict[str, Any]]) -> MatchFigures:
+    return match_figures(match.game, events, match.seats, match.outcome, match.options)
+
+
+def _players(match_ids: list[int]) -> dict[int, dict[int, int]]:
+    out: dict[int, dict[int, int]] = defaultdict(dict)
+    for mid, seat, uid in MatchPlayer.objects.filter(match_id__in=match_ids).values_list("match_id", "seat", "user_id"):
+        out[mid][seat] = uid
+    return out
+
+
+def match_stats_record(*, match_id: int) -> bool:
+    """Count one finished match into its players' and its game's statistics, once."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
+    if match is None:
+        return False
+    with transaction.atomic():
+        game_row = _game_stats_lock(match.game)
+        if MatchStats.objects.filter(match_id=match_id).exists():
+            return False
+        figures = _figures(match, _events_of([match.pk])[match.pk])
+        MatchStats.objects.create(match=match, game=match.game, figures=figures.as_json())
+        game_row.tally = tally_add_match(game_row.tally, figures)
+        game_row.save(update_fields=["tally"])
+        seats = _players([match.pk])[match.pk]
+        for user_id in sorted(set(seats.values())):
+            row, _ = PlayerGameStats.objects.get_or_create(user_id=user_id, game=match.game, defaults={"tally": tally_empty()})
+            for f in figures.per_seat:
+                if seats.get(f.seat) == user_id:
+                    tally_add_seat(row.tally, figures, f)
+            row.save(update_fields=["tally"])
+    return True
+
+
+def stats_recompute(*, game: str | None = None) -> dict[str, int]:
+    """Every statistic again from the event logs: returns matches counted per game."""
+    games = _games(
+        [*Match.objects.filter(status=Match.Status.FINISHED).values_list("game", flat=True).distinct(), *GameStats.objects.values_list("game", flat=True)],
+        game,
+    )
+    done: dict[str, int] = {}
+    for g in games:
+        with transaction.atomic():
+            game_row = _game_stats_lock(g)
+            MatchStats.objects.filter(game=g).delete()
+            PlayerGameStats.objects.filter(game=g).delete()
+            game_tally = tally_empty()
+            player_tallies: dict[int, dict[str, Any]] = {}
+            ids = list(Match.objects.filter(game=g, status=Match.Status.FINISHED).order_by("id").values_list("id", flat=True))
+            for i in range(0, len(ids), BATCH // 5):
+                chunk = ids[i : i + BATCH // 5]
+                events = _events_of(chunk)
+                players = _players(chunk)
+                rows = []
+                for match in Match.objects.filter(pk__in=chunk).order_by("id"):
+                    figures = _figures(match, events[match.pk])
+                    rows.append(MatchStats(match=match, game=g, figures=figures.as_json()))
+                    tally_add_match(game_tally, figures)
+                    for f in figures.per_seat:
+                        user_id = players[match.pk].get(f.seat)
+                        if user_id is not None:
+                            tally_add_seat(player_tallies.setdefault(user_id, tally_empty()), figures, f)
+                MatchStats.objects.bulk_create(rows)
+            PlayerGameStats.objects.bulk_create(
+                [PlayerGameStats(user_id=u, game=g, tally=t) for u, t in player_tallies.items()], batch_size=BATCH
+            )
+            game_row.tally = game_tally
+            game_row.save(update_fields=["tally"])
+        done[g] = len(ids)
+    return done

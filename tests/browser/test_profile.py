@@ -1,0 +1,86 @@
+"""The profile page in a real browser: rating chart and figures after a few ranked bot matches.
+
+The matches are real: a ranked ZACK! table of three bots (one account per level)
+created through the API with `sit: false` and rematched, played by the stack's Celery worker,
+rated and counted by the `replays.match_finished` task at each match's end.
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+from typing import Any
+
+import pytest
+
+from tests.integration.stack import Stack, api, register
+
+pytestmark = [pytest.mark.browser]
+
+BOT = "bot-zack-hard"
+MATCHES = 3  # one ranked table of three bots, rematched: about 25 s per match
+
+
+def _zack(base: str, who: str) -> dict[str, Any] | None:
+    """The player's ZACK! statistics from the API (None before the account exists or has played)."""
+    try:
+        return api(base, "GET", f"/api/stats/players/{who}/")["games"].get("zack")
+    except urllib.error.HTTPError as e:
+        if e.code == 404:
+            return None
+        raise
+
+
+def _wait(what: str, check: Any, timeout: float = 180) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_profile_shows_rating_chart_and_figures_after_bot_matches(page: Any, server: Stack) -> None:
+    base = server.url()
+    before = _zack(base, BOT) or {"played": 0, "rating": None}
+    rated_before = (before["rating"] or {}).get("rated_matches", 0)
+    token = register(base, "stats-organiser")
+    options = {"beginner_deck": True}  # the shortest ZACK! deck
+    table = api(base, "POST", "/api/tables/", {"game": "zack", "seats": 3, "ranked": True, "sit": False, "options": options}, token)
+    tid = table["id"]
+    for level in ("easy", "normal", "hard"):
+        api(base, "POST", f"/api/tables/{tid}/bots/", {"level": level}, token)
+    api(base, "POST", f"/api/tables/{tid}/start/", None, token)
+    for n in range(MATCHES):
+        _wait(f"match {n + 1} to finish", lambda: api(base, "GET", f"/api/tables/{tid}/")["status"] == "finished")
+        if n + 1 < MATCHES:
+            api(base, "POST", f"/api/tables/{tid}/rematch/", None, token)
+    matches = MATCHES
+    stats = _wait(
+        "the ratings and statistics of every match",
+        lambda: (s := _zack(base, BOT)) and s["rating"] and s["rating"]["rated_matches"] == rated_before + matches and s,
+    )
+    assert stats["played"] == before["played"] + matches
+
+    page.goto(f"/u/{BOT}/")
+    block = page.locator("[data-testid=game-stats-zack]")
+    block.wait_for()
+    chart = block.locator("[data-testid=rating-chart-zack] svg")
+    chart.wait_for()
+    assert int(chart.get_attribute("data-points")) == len(stats["history"]) == rated_before + matches
+    assert block.locator("[data-testid=rating-line]").count() == 1
+    assert block.locator("[data-testid=rating-chart-zack] circle").count() == len(stats["history"])
+    assert block.locator("[data-testid=rating-zack]").inner_text() == f"{stats['rating']['display']:.1f}"
+    assert block.locator("[data-testid=provisional-zack]").is_visible()  # four matches are too few
+    played = block.locator("[data-testid=figure-zack-played] td").nth(1).inner_text()
+    assert played == str(stats["played"])
+    assert block.locator("[data-testid=figure-zack-reaction_median_ms]").is_visible()
+    assert block.locator("[data-testid=positions] tbody tr").count() == 3
+    recent = block.locator("[data-testid=recent-zack] a")
+    assert recent.count() == min(5, stats["played"])
+    recent.first.click()
+    page.wait_for_url("**/matches/*/replay/")
+
+    page.goto("/leaderboards/zack/")
+    page.wait_for_selector(f"[data-testid=provisional-{BOT}]")
