@@ -125,10 +125,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # socket_timeout above channels_redis's 5 s BZPOPMIN: redis-py's default (5 s) races it and
-            # kills idle sockets' consumers under load ("Timeout reading from ...").
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "capacity": 1500, "expiry": 30},
+            # Pub/sub: one PUBLISH per group message and one delivery per web process. The list-based
+            # core layer pops every socket's copy in turn (~4 Redis round trips each, one at a time per
+            # process) and fell seconds behind at 200 tables (README "Performance"). A message lost while
+            # Redis is away is no loss: consumers fill seq gaps from the database, clients can `sync`.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # socket_timeout: redis-py's 5 s default raced blocking reads under load ("Timeout reading from").
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

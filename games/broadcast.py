@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import logging
+import os
 import urllib.request
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
@@ -48,8 +50,53 @@ def _send(group: str, message: dict[str, Any]) -> None:
             log.warning("relay to %s failed: %s", settings.CHANNEL_RELAY_URL, e)
         return
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    loop = _server_loop()
+    if loop is not None:
+        # In a web process (a database_sync_to_async thread): hand the send to the server's
+        # event loop and go on, so the action's thread is not held for the Redis round trips.
+        # Sends leave the loop in the order they were handed over.
+        asyncio.run_coroutine_threadsafe(_send_in_order(layer, group, message), loop).add_done_callback(_report(group))
+        return
+    try:
         async_to_sync(layer.group_send)(group, message)
+    except Exception as e:  # noqa: BLE001 - the commit stands; sockets catch up by seq (gap fill, `sync`)
+        log.warning("group send to %s failed: %s", group, e)
+
+
+_last_send: dict[tuple[int, str], asyncio.Task[Any]] = {}
+
+
+async def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """Group sends of one process leave in the order they were handed over, per group (tasks start FIFO)."""
+    key = (id(asyncio.get_running_loop()), group)
+    previous, me = _last_send.get(key), asyncio.current_task()
+    assert me is not None
+    _last_send[key] = me
+    try:
+        if previous is not None and not previous.done():
+            await asyncio.wait([previous])
+        await layer.group_send(group, message)
+    finally:
+        if _last_send.get(key) is me:
+            del _last_send[key]
+
+
+def _report(group: str) -> Any:
+    def done(future: Any) -> None:
+        if not future.cancelled() and future.exception() is not None:
+            log.warning("group send to %s failed: %s", group, future.exception())
+
+    return done
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of the ASGI server when called from one of its sync threads, else None."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
 
 
 def match_events(table_id: int, match_id: int, events: list[dict[str, Any]], state: Any) -> None:

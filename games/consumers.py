@@ -8,12 +8,13 @@ processes can overtake each other) is filled from the database.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -23,6 +24,14 @@ from games.models import Match, Table
 from games.registry import get_rules
 
 log = logging.getLogger(__name__)
+
+# On PostgreSQL the default thread pool, not channels' one shared thread: sockets of
+# different tables wait on the database side by side (each call is self-contained; a
+# socket's own messages are still handled one at a time; the match row lock orders seqs).
+# SQLite writes one at a time anyway, so it keeps the one thread.
+database_sync_to_async = functools.partial(
+    DatabaseSyncToAsync, thread_sensitive=settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+)
 
 SYNC_LIMIT = 500
 
@@ -150,11 +159,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- receiving -------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.answering = None  # the id of the action being handled, so a server error names it
         try:
             await self._receive(text_data, bytes_data)
         except Exception:  # noqa: BLE001 - a consumer never dies of a message
             log.exception("unexpected error handling a message on table %s", self.table_id)
-            await self.error("server_error", "the server could not handle this message; nothing was applied")
+            await self.error("server_error", "the server could not handle this message; nothing was applied", self.answering)
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
@@ -170,6 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("bad_message", "a message is an object with a string `type`")
             return
         kind = message["type"]
+        self.answering = message.get("id")
         if not self._take_token():
             await self.error("rate_limited", "too many messages; slow down", message.get("id"))
             return

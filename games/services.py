@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -365,7 +364,7 @@ def _bots_play(match: Match) -> bool:
     """
     if match.table_id is None:
         return True
-    return Seat.objects.filter(table_id=match.table_id).filter(Q(zombie=True) | ~Q(bot_level="")).exists()
+    return any(level or zombie for level, zombie in Seat.objects.filter(table_id=match.table_id).values_list("bot_level", "zombie"))
 
 
 def _timers_store(match: Match, timers: list[dict[str, Any]]) -> None:

@@ -66,9 +66,9 @@ def run_jobs(clock: Clock | None = None, until_s: float | None = None, max_jobs:
         "games.zombie_check": tasks.zombie_check,
         "games.match_finished": tasks.match_finished,
     }
-    from tournaments.tasks import TASKS as tournament_tasks
+    from tournaments.tasks import TASKS as TOURNAMENT_TASKS
 
-    names.update(tournament_tasks)
+    names.update(TOURNAMENT_TASKS)
     ran = 0
     while ran < max_jobs:
         job = MANUAL.jobs[0] if MANUAL.jobs else None

@@ -39,7 +39,7 @@ class TinyRules:
         first = (opts["dealer"] + 1) % seats if opts["dealer"] >= 0 else 0
         return [
             event("dealt", None, hands=hands, options=opts, first=first),
-            timer_event(f"turn-1", opts["turn_seconds"] * 1000),
+            timer_event("turn-1", opts["turn_seconds"] * 1000),
         ]
 
     def fold(self, state: Any, e: Event) -> Any:

@@ -1,0 +1,75 @@
+"""The Celery worker dies with a timer pending: after its restart the timer fires and the match goes on.
+
+A Smack It! table of two players who do not flip: the table's idle timer
+(`auto_flip_seconds`) must flip for them. The worker is killed (SIGKILL) once
+it holds the first timer task (a countdown task waits inside the worker,
+unacknowledged, so the broker does not hand it out again for an hour). No
+flip happens while it is dead, not even after the timer is due. Started
+again, its beat runs the overdue-timer sweeper (`games.sweep_timers`, every
+5 s): the system flips, the players' sockets receive it, a player flips on
+its turn and the next idle timer fires by the ordinary path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import psycopg
+import pytest
+
+from tests.faults.support import all_ready, assert_everything_kept, needs_services, run_logged, seat_table, start
+from tools.loadtest.client import TableSocket, connect_all
+from tools.loadtest.cluster import cluster, make_tokens, wait_until
+
+pytestmark = [pytest.mark.services, pytest.mark.processes, needs_services, pytest.mark.timeout(240)]
+
+IDLE_S = 3
+
+
+def auto_flips(sock: TableSocket) -> int:
+    return sum(1 for e in sock.history if e.get("kind") == "flipped" and e["data"].get("auto"))
+
+
+def test_a_killed_worker_fires_its_pending_timer_after_restart() -> None:
+    with cluster(web=1, worker_loglevel="info") as (s, _, _):
+        db = s.env["DATABASE_URL"]
+        tokens = make_tokens(s, 2, "timer")
+        table = seat_table(s, "smackit", tokens, {"auto_flip_seconds": IDLE_S, "max_minutes": 0})
+
+        async def run() -> None:
+            socks = [TableSocket(urls=[s.ws(0)], table_id=table, token=t, name=f"s{i}") for i, t in enumerate(tokens)]
+            await connect_all(socks)
+            worker_log = s.logs / "worker.log"
+            ready = await asyncio.to_thread(wait_until, lambda: " ready." in worker_log.read_text(errors="replace"), 90, 0.1)
+            assert ready, "the worker started"
+            match = await asyncio.to_thread(start, s, table, tokens[0])
+            started = time.monotonic()
+            await all_ready(socks)
+            held = await asyncio.to_thread(
+                wait_until, lambda: "games.fire_timer" in worker_log.read_text(errors="replace"), IDLE_S - 0.5, 0.05
+            )
+            assert held, "the worker received the countdown task of the first idle timer"
+            s.kill_worker()
+            assert time.monotonic() - started < IDLE_S, "killed before the timer was due"
+            await asyncio.sleep(IDLE_S + 1.5 - (time.monotonic() - started))
+            seq_dead = socks[0].last
+            assert auto_flips(socks[0]) == 0, "no timer fires while the worker is dead"
+            with psycopg.connect(db) as conn:
+                pending = conn.execute(
+                    "SELECT count(*) FROM games_pendingtimer WHERE match_id = %s AND fired = false", (match,)
+                ).fetchone()[0]
+            assert pending >= 1, "the overdue timer is still pending"
+
+            s.start_worker()
+            assert await socks[0].wait_for(lambda x: auto_flips(x) >= 1, 60), "the overdue timer fired after the restart"
+            assert socks[0].last > seq_dead
+            # The match goes on: the player whose turn it is flips, and the next idle timer fires by itself.
+            turn = socks[0].view["turn"]
+            answer = await socks[turn].act({"kind": "flip"}, timeout=15)
+            assert answer.ok, answer.message
+            flips = auto_flips(socks[0])
+            assert await socks[0].wait_for(lambda x: auto_flips(x) > flips, IDLE_S + 15), "the next idle timer fired"
+            await assert_everything_kept(db, match, "smackit", socks)
+
+        run_logged(s, run)
