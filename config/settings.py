@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -131,7 +132,12 @@ if REDIS_URL:
             # Redis is away is no loss: consumers fill seq gaps from the database, clients can `sync`.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # socket_timeout: redis-py's 5 s default raced blocking reads under load ("Timeout reading from").
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            # Pub/sub channels ignore Redis's database numbers: the prefix carries it, so deployments
+            # (and test stacks) on one Redis server but different databases stay apart.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": f"asgi{urlsplit(REDIS_URL).path.strip('/') or '0'}",
+            },
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
