@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import bot_user
-from games import broadcast, errors
+from games import action_sql, broadcast, errors
 from games.engine import BOT_LEVELS, RuleError, resolve_options
-from games.models import ActionRecord, ChatMessage, Match, MatchEvent, MatchPlayer, PendingTimer, Seat, Snapshot, Table
+from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table
 from games.registry import get_rules, public_slugs
 from games.scheduling import schedule
 
@@ -270,7 +270,10 @@ def _match_create(*, table: Table, seats: list[Seat], seed: str | None) -> Match
     ]
     MatchEvent.objects.bulk_create(stored)
     timers = [e for e in setup_events if e["kind"] == "timer"]
-    _timers_store(match, timers)
+    writes = action_sql.Writes()
+    for t in timers:
+        writes.timer_pending(match.pk, str(t["data"]["id"]), int(t["data"]["due_ms"]))
+    writes.flush()
     table.status = Table.Status.PLAYING
     table.current_match = match
     table.save(update_fields=["status", "current_match", "dealer"])
@@ -303,13 +306,11 @@ def action_submit(
         raise errors.PlatformError("not_seated", "only seated players act")
     with transaction.atomic():
         try:
-            match = Match.objects.select_for_update().get(pk=match_id)
+            match = action_sql.match_lock(match_id=match_id, seat=seat, action_id=action_id)
         except Match.DoesNotExist:
             raise errors.PlatformError("no_match", "no such match", 404) from None
-        if action_id is not None:
-            done = ActionRecord.objects.filter(match=match, seat=seat, client_id=action_id).values_list("seq", flat=True).first()
-            if done is not None:
-                return SubmitResult(seq=done, events=[], duplicate=True)
+        if match.done_seq is not None:
+            return SubmitResult(seq=match.done_seq, events=[], duplicate=True)
         if match.status != Match.Status.LIVE:
             raise errors.PlatformError("match_over", "the match is over", 409)
         rules = get_rules(match.game)
@@ -319,59 +320,42 @@ def action_submit(
         except RuleError as e:
             raise errors.PlatformError("rule", e.message, 400, rule_code=e.code) from None
         state = match.state
-        stored: list[MatchEvent] = []
+        stored: list[dict[str, Any]] = []
         for e in new_events:
             state = rules.fold(state, e)
-            stored.append(
-                MatchEvent(match=match, seq=match.seq + len(stored) + 1, t_ms=now, kind=e["kind"], seat=e.get("seat"), data=e.get("data", {}))
-            )
+            stored.append({"seq": match.seq + len(stored) + 1, "t_ms": now, "kind": e["kind"], "seat": e.get("seat"), "data": e.get("data", {})})
+        writes = action_sql.Writes()
+        writes.events(match.pk, stored)
+        timers = [e for e in new_events if e["kind"] == "timer"]
+        for t in timers:
+            writes.timer_pending(match.pk, str(t["data"]["id"]), int(t["data"]["due_ms"]))
+        if seat is None and action.get("kind") == "timer":
+            writes.timer_fired(match.pk, str(action.get("id")))
+        finished = False
         if stored:
-            MatchEvent.objects.bulk_create(stored)
             if (match.seq // SNAPSHOT_EVERY) != ((match.seq + len(stored)) // SNAPSHOT_EVERY):
                 Snapshot.objects.create(match=match, seq=match.seq + len(stored), state=state)
             match.seq += len(stored)
             match.state = state
             match.last_t_ms = now
-        timers = [e for e in new_events if e["kind"] == "timer"]
-        _timers_store(match, timers)
-        if seat is None and action.get("kind") == "timer":
-            PendingTimer.objects.filter(match=match, timer_id=str(action.get("id"))).update(fired=True)
-        finished = False
-        outcome = rules.outcome(state) if stored else None
-        if outcome is not None:
-            finished = True
-            _match_finish(match, outcome)
-        match.save(update_fields=["state", "seq", "last_t_ms", "status", "outcome", "ended_at"])
+            outcome = rules.outcome(state)
+            if outcome is not None:
+                finished = True
+                _match_finish(match, outcome)
+            writes.match(match)
         if action_id is not None:
-            ActionRecord.objects.create(match=match, seat=seat, client_id=action_id, seq=match.seq)
+            writes.action_record(match.pk, seat, action_id, match.seq)
+        writes.flush()
         table_id = match.table_id
-        result = SubmitResult(seq=match.seq, events=[e.as_event() for e in stored], state=state if stored else None)
+        result = SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
         if stored:
             match_id_, events = match.pk, result.events
-            bots = not finished and _bots_play(match)
+            bots = not finished and (match.table_id is None or match.bots_play)
             transaction.on_commit(
                 lambda: _after_commit(match_id_, table_id, events, state, timers, finished=finished, now=now, bots=bots),
                 robust=True,  # the action is committed: a failing broker must not turn its ack into an error
             )
     return result
-
-
-def _bots_play(match: Match) -> bool:
-    """Whether a bot plays a seat now (a bot seat or a zombie): only then is a plan_bots task worth sending.
-
-    A table of people would otherwise cost a Celery task (and its queries) per action.
-    Seats turning zombie (or handed to a bot) schedule their own plan.
-    """
-    if match.table_id is None:
-        return True
-    return any(level or zombie for level, zombie in Seat.objects.filter(table_id=match.table_id).values_list("bot_level", "zombie"))
-
-
-def _timers_store(match: Match, timers: list[dict[str, Any]]) -> None:
-    for t in timers:
-        PendingTimer.objects.update_or_create(
-            match=match, timer_id=str(t["data"]["id"]), defaults={"due_ms": int(t["data"]["due_ms"]), "fired": False}
-        )
 
 
 def _match_finish(match: Match, outcome: dict[str, Any]) -> None:
