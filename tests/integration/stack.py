@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -134,6 +135,7 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
         env.update(DATABASE_URL=pg[0], REDIS_URL=f"{redis}/{layer_db}", CELERY_BROKER_URL=f"{redis}/{broker_db}")
         subprocess.run(["redis-cli", "-u", f"{redis}/{broker_db}", "flushdb"], check=False, capture_output=True)
     s = Stack(env=env, logs=tmp)
+    failed = False
     try:
         s.manage("migrate", "--noinput", "-v0")
         for _ in range(web):
@@ -141,6 +143,9 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
         if worker:
             s.start_worker()
         yield s
+    except BaseException:
+        failed = True  # keep the logs and the database file for a look
+        raise
     finally:
         s.stop_worker()
         for p in s.web:
@@ -148,6 +153,8 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
             p.wait(timeout=30)
         if pg is not None:
             _drop_postgres(os.environ["DATABASE_URL"], pg[1])
+        if not failed:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def api(base: str, method: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
