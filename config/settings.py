@@ -222,6 +222,5 @@ LOGGING = {
 
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-timers": {"task": "games.sweep_timers", "schedule": 5.0},
-    "sweep-stalled-bots": {"task": "games.sweep_bots", "schedule": 5.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

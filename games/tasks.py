@@ -12,11 +12,10 @@ import random
 from typing import Any
 
 from celery import shared_task
-from django.db.models import F, Q
 
 from games import errors, services
 from games.engine import BotContext
-from games.models import Match, PendingTimer, Seat
+from games.models import Match, PendingTimer
 from games.registry import get_bot, get_rules
 from games.scheduling import schedule
 from games.selectors import bot_seats, events_between, redact_for
@@ -91,25 +90,3 @@ def sweep_timers() -> int:
             fire_timer(timer.match_id, timer.timer_id)
             fired += 1
     return fired
-
-
-BOT_STALL_MS = 10_000
-
-
-@shared_task(name="games.sweep_bots")
-def sweep_bots() -> int:
-    """Plan again for bots whose plan a lost worker or broker dropped (run by beat).
-
-    A table where a bot (or a zombie seat's bot) plays and nothing happened for
-    BOT_STALL_MS gets a fresh `plan_bots` at its current seq. Harmless when
-    nothing was lost: a bot that waits for a person plans nothing, and a move
-    planned twice at one seq carries one action id (`bot:<seq>:<seat>`), so it
-    applies once.
-    """
-    with_bots = Seat.objects.filter(Q(zombie=True) | ~Q(bot_level="")).values("table_id")
-    planned = 0
-    for match in Match.objects.filter(status=Match.Status.LIVE, table__current_match=F("pk"), table_id__in=with_bots):
-        if services.now_ms(match) - match.last_t_ms >= BOT_STALL_MS:
-            plan_bots(match.pk, match.seq)
-            planned += 1
-    return planned
