@@ -182,7 +182,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         kind = message["type"]
         self.answering = message.get("id")
         if not self._take_token():
-            await self.error("rate_limited", "too many messages; slow down", message.get("id"))
+            await self.error("rate_limited", "too many messages; slow down", self.answering)
             return
         if kind == "act":
             await self._act(message)

@@ -11,7 +11,7 @@ import pytest
 from games.engine import fold_all
 from games.registry import get_rules
 from tests.integration.stack import api
-from tools.loadtest.client import Ledger, TableSocket
+from tools.loadtest.client import BotPlayer, Ledger, TableSocket, connect_all, play
 from tools.loadtest.cluster import Cluster, services_available
 
 needs_services = pytest.mark.skipif(
@@ -110,3 +110,17 @@ def run_logged(s: Cluster, main: Any) -> None:
     except BaseException:
         print(s.log_text())
         raise
+
+
+async def start_and_play(
+    s: Cluster, table_id: int, tokens: list[str], sockets: list[TableSocket], players: list[TableSocket],
+    *, seed: int, acked: int, timeout: float = 60,
+) -> tuple[int, BotPlayer, Ledger]:
+    """Connect every socket, start the ZACK! match and play it with hard bots until `acked` actions are acknowledged."""
+    await connect_all(sockets)
+    match = await asyncio.to_thread(start, s, table_id, tokens[0])
+    await all_ready(sockets)
+    player = BotPlayer("zack", players, level="hard", seed=seed)
+    ledger = Ledger()
+    await play(player, ledger, rate=8, timeout=timeout, stop=lambda: len(ledger.acked) >= acked)
+    return match, player, ledger

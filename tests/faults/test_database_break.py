@@ -16,16 +16,15 @@ import asyncio
 import pytest
 
 from tests.faults.support import (
-    all_ready,
     assert_everything_kept,
     assert_not_corrupted,
     needs_services,
     run_logged,
     seat_table,
-    start,
+    start_and_play,
     stored,
 )
-from tools.loadtest.client import BotPlayer, Ledger, TableSocket, connect_all, play
+from tools.loadtest.client import TableSocket, play
 from tools.loadtest.cluster import cluster, make_tokens
 
 pytestmark = [pytest.mark.services, pytest.mark.processes, needs_services, pytest.mark.timeout(240)]
@@ -42,12 +41,7 @@ def test_a_broken_database_connection_fails_the_action_cleanly() -> None:
 
         async def run() -> None:
             socks = [TableSocket(urls=[s.ws(0)], table_id=table, token=t, name=f"s{i}") for i, t in enumerate(tokens)]
-            await connect_all(socks)
-            match = await asyncio.to_thread(start, s, table, tokens[0])
-            await all_ready(socks)
-            player = BotPlayer("zack", socks, level="hard", seed=3)
-            ledger = Ledger()
-            await play(player, ledger, rate=8, timeout=30, stop=lambda: len(ledger.acked) >= 3)
+            match, player, ledger = await start_and_play(s, table, tokens, socks, socks, seed=3, acked=3, timeout=30)
             for n, pattern in enumerate(CUTS):
                 _, _, seq_before, _ = stored(db, match)
                 move = player.next_move()

@@ -17,8 +17,8 @@ import asyncio
 
 import pytest
 
-from tests.faults.support import all_ready, assert_everything_kept, needs_services, run_logged, seat_table, split_sockets, start
-from tools.loadtest.client import BotPlayer, Ledger, connect_all, play
+from tests.faults.support import assert_everything_kept, needs_services, run_logged, seat_table, split_sockets, start_and_play
+from tools.loadtest.client import play
 from tools.loadtest.cluster import cluster, make_tokens
 
 pytestmark = [pytest.mark.services, pytest.mark.processes, needs_services, pytest.mark.timeout(240)]
@@ -33,12 +33,7 @@ def test_redis_restart_mid_match_recovers_by_resync() -> None:
         async def run() -> None:
             everyone = split_sockets(s, table, tokens)
             players = everyone[:4]
-            await connect_all(everyone)
-            match = await asyncio.to_thread(start, s, table, tokens[0])
-            await all_ready(everyone)
-            player = BotPlayer("zack", players, level="hard", seed=11)
-            ledger = Ledger()
-            await play(player, ledger, rate=8, timeout=60, stop=lambda: len(ledger.acked) >= 12)
+            match, player, ledger = await start_and_play(s, table, tokens, everyone, players, seed=11, acked=12)
             assert len(ledger.acked) >= 12
             late = players[3]
             late.may_reconnect.clear()

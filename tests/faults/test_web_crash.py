@@ -10,12 +10,10 @@ answers the same seq); the match finishes and its log folds to its state.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from tests.faults.support import all_ready, assert_everything_kept, needs_services, run_logged, seat_table, split_sockets, start
-from tools.loadtest.client import BotPlayer, Ledger, connect_all, play
+from tests.faults.support import assert_everything_kept, needs_services, run_logged, seat_table, split_sockets, start_and_play
+from tools.loadtest.client import play
 from tools.loadtest.cluster import cluster, make_tokens
 
 pytestmark = [pytest.mark.services, pytest.mark.processes, needs_services, pytest.mark.timeout(240)]
@@ -29,12 +27,7 @@ def test_sigkill_of_a_web_process_mid_match_loses_nothing() -> None:
         async def run() -> None:
             everyone = split_sockets(s, table, tokens)
             players, watcher = everyone[:4], everyone[4]
-            await connect_all(everyone)
-            match = await asyncio.to_thread(start, s, table, tokens[0])
-            await all_ready(everyone)
-            player = BotPlayer("zack", players, level="hard", seed=7)
-            ledger = Ledger()
-            await play(player, ledger, rate=8, timeout=60, stop=lambda: len(ledger.acked) >= 12)
+            match, player, ledger = await start_and_play(s, table, tokens, everyone, players, seed=7, acked=12)
             assert len(ledger.acked) >= 12, f"played before the crash: {ledger}"
             s.kill_web(0)
             assert await play(player, ledger, rate=8, timeout=120), f"the match finishes after the crash: {ledger}"
