@@ -1,0 +1,143 @@
+"""Every write of the REST API tried as anonymous and as another user; every live-match read as another seat.
+
+The operation list comes from the OpenAPI schema, so an endpoint added later without a decision here
+fails `test_every_write_is_classified` until its author says who may call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.apps import apps
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
+
+from accounts.services import token_for
+from games.models import Match
+from tests.games.factories import started_table, user
+from tests.tournaments.factories import bot_tournament
+
+pytestmark = [pytest.mark.django_db, pytest.mark.core]
+
+# Writes anyone may call without an account: they are how one gets an account.
+ANONYMOUS_WRITES = {"/api/auth/register/", "/api/auth/token/"}
+# Writes of the host of a table or the organiser of a tournament only.
+HOST_ONLY = {
+    "/api/tables/{table_id}/bots/",
+    "/api/tables/{table_id}/start/",
+    "/api/tables/{table_id}/rematch/",
+    "/api/tournaments/{tournament_id}/bots/",
+    "/api/tournaments/{tournament_id}/cancel/",
+    "/api/tournaments/{tournament_id}/open/",
+    "/api/tournaments/{tournament_id}/pause/",
+    "/api/tournaments/{tournament_id}/remove/",
+    "/api/tournaments/{tournament_id}/replace/",
+    "/api/tournaments/{tournament_id}/resume/",
+    "/api/tournaments/{tournament_id}/start/",
+}
+# Writes any logged-in user may make for themselves.
+SELF_SERVICE = {
+    "/api/tables/",
+    "/api/tables/{table_id}/join/",
+    "/api/tables/{table_id}/leave/",
+    "/api/tournaments/",
+    "/api/tournaments/{tournament_id}/register/",
+    "/api/tournaments/{tournament_id}/unregister/",
+}
+UNSAFE = {"post", "put", "patch", "delete"}
+
+
+def _writes() -> set[str]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return {path for path, ops in schema["paths"].items() if UNSAFE & set(ops)}
+
+
+def _client(name: str | None) -> APIClient:
+    c = APIClient()
+    if name is not None:
+        c.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user=user(name))}")
+    return c
+
+
+def _row_counts() -> dict[str, int]:
+    labels = ("games", "tournaments", "accounts", "replays")
+    return {m._meta.label: m.objects.count() for m in apps.get_models() if m._meta.app_label in labels}
+
+
+def _world() -> dict[str, int]:
+    """An open table (with a free seat), a finished-able started table, and an open tournament."""
+    host = user("host")
+    from games import services
+
+    open_table = services.table_create(host=host, game="tiny", seats=3)
+    table, match, _ = started_table(players=2)
+    tournament = bot_tournament("swiss", bots=3, by=host)
+    return {"open_table": open_table.pk, "table": table.pk, "match": match.pk, "tournament": tournament.pk}
+
+
+def _url(path: str, world: dict[str, int]) -> str:
+    return path.replace("{table_id}", str(world["open_table"])).replace("{tournament_id}", str(world["tournament"]))
+
+
+BODIES: dict[str, dict[str, Any]] = {
+    "/api/tables/": {"game": "tiny", "seats": 2},
+    "/api/tournaments/": {"name": "x", "game": "tiny", "format": "swiss", "table_size": 3},
+    "/api/tournaments/{tournament_id}/remove/": {"username": "host"},
+    "/api/tournaments/{tournament_id}/replace/": {"username": "host"},
+    "/api/tournaments/{tournament_id}/bots/": {"count": 2},
+    "/api/tables/{table_id}/bots/": {"level": "easy"},
+}
+
+
+def test_every_write_is_classified() -> None:
+    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE
+
+
+@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE))
+def test_anonymous_writes_are_refused_and_change_nothing(path: str) -> None:
+    world = _world()
+    before = _row_counts()
+    r = _client(None).post(_url(path, world), BODIES.get(path, {}), format="json")
+    assert r.status_code in (401, 403), (path, r.status_code, r.content[:200])
+    assert "detail" in r.json()
+    assert _row_counts() == before
+
+
+@pytest.mark.parametrize("path", sorted(HOST_ONLY))
+def test_another_users_host_writes_are_refused_and_change_nothing(path: str) -> None:
+    world = _world()
+    intruder = _client("intruder")
+    before = _row_counts()
+    r = intruder.post(_url(path, world), BODIES.get(path, {}), format="json")
+    assert r.status_code == 403, (path, r.status_code, r.content[:200])
+    assert _row_counts() == before
+
+
+def _seat_client(match: Match, seat: int) -> APIClient:
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user=match.players.get(seat=seat).user)}")
+    return c
+
+
+READS: list[tuple[str, Callable[[int], str]]] = [
+    ("timeline seat:0", lambda m: f"/api/matches/{m}/timeline/?perspective=seat:0"),
+    ("timeline all", lambda m: f"/api/matches/{m}/timeline/?perspective=all"),
+    ("state seat:0", lambda m: f"/api/matches/{m}/state/?perspective=seat:0"),
+    ("state all", lambda m: f"/api/matches/{m}/state/?perspective=all"),
+    ("export", lambda m: f"/api/matches/{m}/export/"),
+]
+
+
+@pytest.mark.parametrize(("name", "url"), READS, ids=[n for n, _ in READS])
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "other seat"])
+def test_live_match_hidden_views_are_refused(name: str, url: Callable[[int], str], who: str) -> None:
+    """While a match is live only seat 0's player gets seat 0's view; nobody gets `all` or the export."""
+    _, match, _ = started_table(players=2)
+    client = {"anonymous": lambda: _client(None), "stranger": lambda: _client("stranger"), "other seat": lambda: _seat_client(match, 1)}[who]()
+    r = client.get(url(match.pk))
+    assert r.status_code == (409 if name == "export" else 403), (name, who, r.status_code, r.content[:200])
+    assert set(r.json()) <= {"detail", "code"}  # a refusal, no view or event in it
+    if name != "export" and who == "other seat" and not name.endswith("all"):
+        assert _seat_client(match, 0).get(url(match.pk)).status_code == 200  # the owner of the seat does see it
