@@ -13,10 +13,17 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from config.secret_key import local_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+# Keys that were once the default in this repository: anyone can sign with them.
+_PUBLISHED_KEYS = frozenset({"dev-only-insecure-key-set-SECRET_KEY-in-production"})
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -25,7 +32,21 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or "dev-only-insecure-key-set-SECRET_KEY-in-production"
+# The production configuration is the one on PostgreSQL or Redis (DATABASE_URL or REDIS_URL set):
+# processes on several machines cannot share a generated file, so SECRET_KEY must be given. The
+# embedded default (neither set) generates its key once into VAR_DIR (config/secret_key.py), shared
+# by bin/run's web process and worker. No key is ever written in the source.
+PRODUCTION = bool(os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL"))
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if SECRET_KEY in _PUBLISHED_KEYS:
+    raise ImproperlyConfigured("SECRET_KEY is a key published in this project's source: set a long random one")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: the production configuration (DATABASE_URL or REDIS_URL set) needs one, "
+            "the same long random string for every web process and worker"
+        )
+    SECRET_KEY = local_secret_key(VAR_DIR / "secret_key")
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
@@ -152,8 +173,17 @@ if REDIS_URL:
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Embedded default: the layer lives in the one web process. The Celery worker bin/run starts gets
+    # CHANNEL_RELAY_URL and a layer whose group sends go there, signed (config/relay_layer.py); the web
+    # process mounts the receiving end (config/relay_endpoint.py, config/urls.py) only in this case.
+    CHANNEL_RELAY_URL = os.environ.get("CHANNEL_RELAY_URL", "")
+    if CHANNEL_RELAY_URL:
+        CHANNEL_LAYERS = {"default": {"BACKEND": "config.relay_layer.RelayChannelLayer", "CONFIG": {"url": CHANNEL_RELAY_URL}}}
+    else:
+        CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The web process of the embedded default accepts relayed group messages (never with Redis).
+CHANNEL_RELAY_ENDPOINT = CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL or "safefs://"
 CELERY_TASK_IGNORE_RESULT = True
@@ -176,8 +206,6 @@ if CELERY_BROKER_URL.startswith(("safefs://", "filesystem://")):
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-# Set for the Celery worker of the embedded default only: where to hand group messages.
-CHANNEL_RELAY_URL = os.environ.get("CHANNEL_RELAY_URL", "")
 # Tests drive scheduled work themselves (see games/scheduling.py).
 PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
 

@@ -1,8 +1,10 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from config import relay_endpoint
 from games.urls import api_urls as games_api_urls
 from games.urls import page_urls as games_page_urls
 
@@ -28,3 +30,7 @@ urlpatterns = [
     path("", include("tournaments.page_urls")),
     path("", include(games_page_urls)),
 ]
+
+if settings.CHANNEL_RELAY_ENDPOINT:
+    # The embedded default only: the worker's group messages reach this process's in-memory layer.
+    urlpatterns.append(path("internal/relay/", relay_endpoint.channel_relay, name="channel_relay"))

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import json
 import logging
 import os
-import urllib.request
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -25,30 +20,12 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def relay_token() -> str:
-    return hmac.new(settings.SECRET_KEY.encode(), b"channel-relay", hashlib.sha256).hexdigest()
-
-
 def _send(group: str, message: dict[str, Any]) -> None:
-    """Send to a group; a worker of the embedded default relays to the web process.
+    """Send to a group through this process's channel layer (settings.CHANNEL_LAYERS).
 
-    The in-memory channel layer lives inside one process, so a Celery worker
-    (timers, bots) without Redis hands its group messages to daphne over
-    loopback HTTP (`CHANNEL_RELAY_URL`, set by bin/run for the worker only).
+    On the embedded default a Celery worker's layer relays to the web process
+    (config/relay_layer.py); code here is the same in every configuration.
     """
-    if settings.CHANNEL_RELAY_URL:
-        body = json.dumps({"group": group, "message": message}).encode()
-        request = urllib.request.Request(
-            settings.CHANNEL_RELAY_URL,
-            data=body,
-            headers={"Content-Type": "application/json", "X-Relay-Token": relay_token()},
-            method="POST",
-        )
-        try:
-            urllib.request.urlopen(request, timeout=5).read()
-        except OSError as e:
-            log.warning("relay to %s failed: %s", settings.CHANNEL_RELAY_URL, e)
-        return
     layer = get_channel_layer()
     if layer is None:
         return

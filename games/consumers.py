@@ -119,6 +119,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- group messages --------------------------------------------------------
 
     async def match_events(self, message: dict[str, Any]) -> None:
+        """New events of the match, redacted here for this socket's own seat (`self.seat`, from the database).
+
+        The message carries the raw events and state, hidden cards included: it is trusted
+        because only the platform can put it on the layer (Redis in production; on the
+        embedded default the worker's messages pass the sealed, type-checked relay,
+        config/relay_protocol.py). It never decides which seat this socket sees.
+        """
         if message["match"] != self.match_id:
             if self.match_id is None or message["match"] > self.match_id:
                 await self._switch_match()
@@ -143,15 +150,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(hello)
 
     async def table_changed(self, message: dict[str, Any]) -> None:
+        """Pass the table on; a watcher who just sat down (or a player removed) gets their seat from the database.
+
+        The seat a socket acts for is never read from a group message: the message only
+        says that something changed, the Seat rows say who holds which seat.
+        """
         table = message["table"]
         await self.send_json({"type": "table", "table": table})
         if table.get("match") and table["match"] != self.match_id:
             await self._switch_match()
-        elif self.seat is None and self.user is not None and getattr(self.user, "is_authenticated", False):
-            # Someone who was watching may have just taken a seat.
-            names = {p["username"]: p["seat"] for p in table["players"] if not p["bot"]}
-            if self.user.username in names:
-                self.seat = names[self.user.username]
+        elif self.user is not None and getattr(self.user, "is_authenticated", False):
+
+            def seat_now() -> int | None:
+                row = Table.objects.filter(pk=self.table_id).first()
+                return None if row is None else selectors.seat_of(table=row, user=self.user)
+
+            self.seat = await database_sync_to_async(seat_now)()
 
     async def chat_message(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": message["message"]})

@@ -8,7 +8,6 @@ page_urls = [
     path("invite/<str:code>/", views.invite, name="invite"),
     path("games/<slug:slug>/rules/", views.rules_help, name="rules_help"),
     path("health/", views.health, name="health"),
-    path("internal/relay/", views.channel_relay, name="channel_relay"),
 ]
 
 api_urls = [

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import hmac
-import json
 from pathlib import Path
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
-from games import broadcast, errors, selectors, services
+from games import errors, selectors, services
 from games.registry import get_rules, public_slugs
 
 
@@ -78,22 +74,3 @@ def health(request: HttpRequest) -> JsonResponse:
     except Exception as e:  # noqa: BLE001 - reported, not raised
         db = f"error: {e.__class__.__name__}"
     return JsonResponse({"status": "ok" if db == "ok" else "degraded", "database": db}, status=200 if db == "ok" else 503)
-
-
-@csrf_exempt
-@require_POST
-async def channel_relay(request: HttpRequest) -> JsonResponse:
-    """Loopback only: a worker of the embedded default hands a group message to this process."""
-    if request.META.get("REMOTE_ADDR") not in ("127.0.0.1", "::1") or not hmac.compare_digest(
-        request.headers.get("X-Relay-Token", ""), broadcast.relay_token()
-    ):
-        return JsonResponse({"detail": "forbidden"}, status=403)
-    try:
-        body = json.loads(request.body)
-        group, message = body["group"], body["message"]
-    except (ValueError, KeyError, TypeError):
-        return JsonResponse({"detail": "bad relay message"}, status=400)
-    layer = get_channel_layer()
-    if layer is not None:
-        await layer.group_send(group, message)
-    return JsonResponse({"status": "ok"})

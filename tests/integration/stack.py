@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import shutil
 import signal
 import socket
@@ -127,7 +128,11 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CHANNEL_RELAY_URL")}
     env.update(VAR_DIR=str(tmp), PYTHONUNBUFFERED="1", LOG_LEVEL="INFO")
     pg: tuple[str, str] | None = None
-    if services:
+    if not services:
+        # As bin/run on a fresh machine: no SECRET_KEY, the processes share the one generated in VAR_DIR.
+        env.pop("SECRET_KEY", None)
+    else:
+        env.setdefault("SECRET_KEY", f"test-{secrets.token_urlsafe(40)}")  # production refuses to start without
         pg = _fresh_postgres(os.environ["DATABASE_URL"])
         redis = os.environ["REDIS_URL"].rsplit("/", 1)[0]
         # Databases of its own, so stacks started side by side do not take each other's tasks.

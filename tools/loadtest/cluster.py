@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import selectors
 import shutil
 import signal
@@ -265,6 +266,7 @@ def cluster(
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CHANNEL_RELAY_URL")}
     env.update(VAR_DIR=str(tmp), PYTHONUNBUFFERED="1", LOG_LEVEL=log_level)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    env.setdefault("SECRET_KEY", f"test-{secrets.token_urlsafe(40)}")  # the production configuration needs one
     if private_redis:
         redis = RedisServer(tmp)
         redis.start()
