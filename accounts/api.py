@@ -1,8 +1,11 @@
-"""REST: register, token, me (PROTOCOL.md "Authentication")."""
+"""REST: register, token, log-out, me (PROTOCOL.md "Authentication")."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import logout
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -11,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
+from accounts.throttling import LoginAddressThrottle, SignupAddressThrottle, address_wait, wait_minutes
 
 
 class RegisterIn(serializers.Serializer):
@@ -24,6 +28,12 @@ class TokenIn(serializers.Serializer):
     password = serializers.CharField(max_length=128, trim_whitespace=False)
 
 
+def _rate_limited(message: str, wait: int) -> Response:
+    response = Response({"detail": message, "code": "rate_limited"}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 class RegisterApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
@@ -35,6 +45,9 @@ class RegisterApi(APIView):
     def post(self, request: Request) -> Response:
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
+        wait = address_wait(throttle=SignupAddressThrottle, request=request)
+        if wait is not None:
+            return _rate_limited(_("Too many sign-ups from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)}, wait)
         try:
             user = services.user_register(**data.validated_data)
         except ValidationError as e:
@@ -53,13 +66,30 @@ class TokenApi(APIView):
     def post(self, request: Request) -> Response:
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
+        wait = address_wait(throttle=LoginAddressThrottle, request=request)
+        if wait is not None:
+            return _rate_limited(_("Too many log-in attempts from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)}, wait)
         try:
-            user = services.login_check(address=request.META.get("REMOTE_ADDR", ""), **data.validated_data)
-        except services.LoginThrottledError as e:
-            return Response({"detail": str(e)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
-        if user is None or user.is_bot:
+            token = services.token_login(request=request._request, **data.validated_data)
+        except services.LoginThrottledError:
+            cooloff = int(settings.AXES_COOLOFF_TIME.total_seconds())
+            return _rate_limited(_("Too many failed log-ins. Try again in a few minutes."), cooloff)
+        if token is None:
             return Response({"detail": "Unable to log in with the given credentials."}, status=status.HTTP_400_BAD_REQUEST)
-        return Response({"token": services.token_for(user=user)})
+        return Response({"token": token})
+
+
+class LogoutApi(APIView):
+    """Deletes the caller's API token (and ends the session, when called with one)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        services.token_revoke(user=request.user)
+        if request.auth is None:  # session authentication: log the browser out too
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):

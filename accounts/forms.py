@@ -1,4 +1,4 @@
-"""Forms of the sign-up and log-in pages (the same checks as the API)."""
+"""Forms of the sign-up and log-in pages (the same checks and limits as the API)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,14 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services
+from accounts.throttling import LoginAddressThrottle, address_wait, wait_minutes
+
+RATE_LIMITED = "rate_limited"  # error code of a form refused for its address's rate (answered 429)
+THROTTLED = "throttled"  # error code of a log-in refused while its (account, address) pair cools off
 
 
 class SignUpForm(forms.Form):
@@ -28,18 +32,27 @@ class SignUpForm(forms.Form):
 
 
 class ThrottledLoginForm(AuthenticationForm):
-    """Django's log-in form, counting failures through accounts.services."""
+    """Django's log-in form: the address's attempt rate first, then the (account, address) lock-out."""
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
         password = self.cleaned_data.get("password") or ""
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        if self.request is not None:
+            wait = address_wait(throttle=LoginAddressThrottle, request=self.request)
+            if wait is not None:
+                raise ValidationError(
+                    _("Too many log-in attempts from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)},
+                    code=RATE_LIMITED,
+                )
         try:
-            user = services.login_check(username=username, password=password, address=address)
+            user = services.login_check(request=self.request, username=username, password=password)
         except services.LoginThrottledError as e:
-            raise ValidationError(_("Too many failed log-ins. Try again in a few minutes."), code="throttled") from e
+            raise ValidationError(_("Too many failed log-ins. Try again in a few minutes."), code=THROTTLED) from e
         if user is None:
             raise self.get_invalid_login_error()
         self.confirm_login_allowed(user)
         self.user_cache = user
         return self.cleaned_data
+
+    def refused_for_rate(self) -> bool:
+        return self.has_error(NON_FIELD_ERRORS, RATE_LIMITED) or self.has_error(NON_FIELD_ERRORS, THROTTLED)

@@ -2,16 +2,53 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+# Names the platform's own bot accounts use (`bot-<game>-<level>`, tournament bots `bot-<game>-<level>-<n>`).
+# Nobody else may take one: a person holding such a name would be shown, seated and rated as that bot.
+BOT_NAME_PREFIX = "bot-"
+
+
+def is_reserved_username(name: str) -> bool:
+    """True for a name in the bots' namespace, compared as Django stores names (NFKC) and without case,
+    so neither `Bot-zack-easy` nor a full-width `ｂｏｔ-zack-easy` (stored as `bot-zack-easy`) gets through."""
+    return unicodedata.normalize("NFKC", name or "").casefold().startswith(BOT_NAME_PREFIX)
 
 
 class User(AbstractUser):
-    """A player. Bots are users too (`is_bot`), so seats, ratings and history treat them alike."""
+    """A player. Bots are users too (`is_bot`), so seats, ratings and history treat them alike.
+
+    A bot is found by its identity (`bot_game`, `bot_level`, `bot_number`), never by its name: the
+    name is for people to read. `bot_number` is 0 for the platform's bot of a game and level, and
+    1, 2, ... for the distinct bots a tournament enters.
+    """
 
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=10, blank=True, default="")
+    bot_game = models.CharField(max_length=40, blank=True, default="")
+    bot_number = models.PositiveIntegerField(default=0)
     language = models.CharField(max_length=5, blank=True, default="")
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bot_game", "bot_level", "bot_number"],
+                condition=Q(is_bot=True) & ~Q(bot_game=""),
+                name="one_bot_per_identity",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        """Model forms (the admin's too) refuse a person's name in the bots' namespace."""
+        super().clean()
+        if not self.is_bot and is_reserved_username(self.username):
+            raise ValidationError({"username": _("Names starting with “bot-” are reserved for the platform's bots.")})

@@ -1,29 +1,42 @@
-"""Writes for accounts: registration, tokens and the failed log-in throttle."""
+"""Writes for accounts: registration, log-in, tokens, and the platform's bot accounts."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.contrib.auth import authenticate, password_validation
-from django.core.cache import cache
+import logging
+import secrets
+
+from axes.handlers.proxy import AxesProxyHandler
+from django.contrib.auth import authenticate, password_validation, user_logged_in
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import BOT_NAME_PREFIX, User, is_reserved_username
+from accounts.tokens import token_expired
+
+log = logging.getLogger(__name__)
 
 
 class LoginThrottledError(Exception):
-    """Too many failed log-ins for this name or address; wait and try again."""
+    """Too many failed log-ins for this account from this address; wait and try again."""
 
 
 def user_register(*, username: str, password: str, email: str = "") -> User:
-    """Create a player; raises ValidationError with field errors (taken name, weak password)."""
+    """Create a player; raises ValidationError with field errors (taken or reserved name, weak password).
+
+    The name is checked as it will be stored (Django's NFKC normalisation), so a look-alike spelling
+    can neither take a name that is already someone's nor one of the bots' (`bot-...`).
+    """
     errors: dict[str, list[str]] = {}
-    username = (username or "").strip()
+    username = User.normalize_username((username or "").strip())
     if not username:
         errors["username"] = ["This field is required."]
     elif len(username) > 150 or not all(c.isalnum() or c in "@.+-_" for c in username):
         errors["username"] = ["Use at most 150 letters, digits and @.+-_ only."]
+    elif is_reserved_username(username):
+        errors["username"] = [_("Names starting with “bot-” are reserved for the platform's bots.")]
     elif User.objects.filter(username__iexact=username).exists():
         errors["username"] = ["A user with that username already exists."]
     try:
@@ -36,42 +49,77 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
         return User.objects.create_user(username=username, password=password, email=email or "")
 
 
-def token_for(*, user: User) -> str:
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+def login_check(*, request: HttpRequest, username: str, password: str) -> User | None:
+    """Authenticate one log-in attempt; None for wrong credentials.
 
-
-def _throttle_keys(username: str, address: str) -> list[str]:
-    return [f"login-fail:user:{username.lower()}", f"login-fail:addr:{address}"]
-
-
-def login_check(*, username: str, password: str, address: str) -> User | None:
-    """Authenticate, counting failures per name and per address.
-
-    Raises LoginThrottledError once either has failed too often within the window,
-    even for the right password, so guessing does not pay.
+    Raises LoginThrottledError while this account has failed too often *from this address*
+    (django-axes, AXES_FAILURE_LIMIT failures, then AXES_COOLOFF_TIME), even for the right password,
+    so guessing does not pay. Failures are counted per (account, address) pair, not per account:
+    a per-account lock would let anyone lock a victim out from anywhere, and a victim attacked from
+    many addresses still logs in from their own. Guessing under many names from one address is braked
+    by the per-address rate the views apply (LOGIN_RATE, accounts.throttling) — a higher limit that
+    blocks that address only. What is left, a botnet guessing one account from many addresses, meets
+    the password validators; a per-account lock would hand the same botnet a lock-out of its victim.
     """
-    keys = _throttle_keys(username or "", address or "")
-    limit = settings.LOGIN_FAILURES_ALLOWED
-    if any((cache.get(k) or 0) >= limit for k in keys):
+    credentials = {"username": username}
+    if not AxesProxyHandler.is_allowed(request, credentials):
         raise LoginThrottledError("Too many failed log-ins. Try again in a few minutes.")
-    user = authenticate(username=username, password=password)
-    if user is None:
-        for k in keys:
-            cache.add(k, 0, settings.LOGIN_FAILURE_WINDOW_SECONDS)
-            try:
-                cache.incr(k)
-            except ValueError:
-                cache.set(k, 1, settings.LOGIN_FAILURE_WINDOW_SECONDS)
+    return authenticate(request, username=username, password=password)  # a failure is counted by axes' signal handler
+
+
+def token_login(*, request: HttpRequest, username: str, password: str) -> str | None:
+    """`POST /api/auth/token/`: a current token for the right credentials of a person (never a bot).
+
+    A log-in like the page's: `user_logged_in` records it (last_login) and clears the pair's failures.
+    """
+    user = login_check(request=request, username=username, password=password)
+    if user is None or user.is_bot:
         return None
-    return user  # type: ignore[return-value]
+    user_logged_in.send(sender=type(user), request=request, user=user)
+    return token_for(user=user)
 
 
-def bot_user(*, slug: str, level: str) -> User:
-    """One bot account per game and level, so bots have history and ratings."""
-    name = f"bot-{slug}-{level}"
-    user, created = User.objects.get_or_create(username=name, defaults={"is_bot": True, "bot_level": level})
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
+def token_for(*, user: User) -> str:
+    """The user's API token; a fresh one when there is none or it has expired."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one issuer per user at a time
+        token = Token.objects.filter(user=user).first()
+        if token is not None and not token_expired(token):
+            return token.key
+        if token is not None:
+            token.delete()
+        return Token.objects.create(user=user).key
+
+
+def token_revoke(*, user: User) -> None:
+    """Log-out: the user's API token stops working at once (a new log-in issues a new one)."""
+    Token.objects.filter(user=user).delete()
+
+
+def bot_user(*, slug: str, level: str, number: int = 0) -> User:
+    """The bot account of a game and level (`number` 0: the platform's; 1, 2, ...: a tournament's entrants).
+
+    Found by its identity, never by name: a name is something a person could have taken, and whoever
+    held it would be seated and rated as the bot. Created with `is_bot` only, under the reserved name
+    `bot-<game>-<level>[-<number>]` that sign-up refuses to people.
+    """
+    identity = {"is_bot": True, "bot_game": slug, "bot_level": level, "bot_number": number}
+    user = User.objects.filter(**identity).first()
+    if user is not None:
+        return user
+    name = f"{BOT_NAME_PREFIX}{slug}-{level}" + (f"-{number}" if number else "")
+    # The second name only if a person holds the first (a name that slipped past sign-up, import and
+    # admin checks, e.g. written into the database by hand): the bot is still the bot, only named apart.
+    for candidate in (name, f"{name}.{secrets.token_hex(3)}"):
+        try:
+            with transaction.atomic():
+                user = User(username=candidate, **identity)
+                user.set_unusable_password()
+                user.save()
+            return user
+        except IntegrityError:
+            found = User.objects.filter(**identity).first()
+            if found is not None:  # made at the same moment by another process
+                return found
+            log.error("bot name %s is held by a person (is_bot false): the bot gets another name", candidate)
+    raise RuntimeError(f"could not create the bot account {name}")

@@ -2,29 +2,66 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
+from accounts import services
 from accounts.forms import SignUpForm, ThrottledLoginForm
 from accounts.selectors import user_by_name
+from accounts.throttling import SignupAddressThrottle, address_wait, wait_minutes
 from replays.selectors import match_list
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up: `next` when it is a page of this site (never another site)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return ""
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        if user is not None:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("lobby")
-    return render(request, "accounts/signup.html", {"form": form})
+        wait = address_wait(throttle=SignupAddressThrottle, request=request)
+        if wait is not None:
+            form.add_error(None, _("Too many sign-ups from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)})
+            status = 429
+        else:
+            user = form.save()
+            if user is not None:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)}, status=status)
 
 
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     authentication_form = ThrottledLoginForm
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        """A log-in refused for its rate or lock-out is answered 429, like the API's."""
+        response = super().form_invalid(form)
+        if form.refused_for_rate():
+            response.status_code = 429
+        return response
+
+
+class LogoutView(auth_views.LogoutView):
+    """Log-out ends the session and deletes the user's API token: nothing of the log-in outlives it."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            services.token_revoke(user=request.user)
+        return super().post(request, *args, **kwargs)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

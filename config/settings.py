@@ -8,6 +8,7 @@ With nothing set the platform runs embedded on one machine: SQLite under
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -133,6 +135,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes first: it refuses a log-in while its (account, address) pair cools off (admin log-in too).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
@@ -211,7 +215,7 @@ PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -219,7 +223,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_THROTTLE", "10/min")},
+    # Behind TRUSTED_PROXY_COUNT proxies, like accounts.throttling.client_address (DRF's default trusts
+    # any X-Forwarded-For a client sends).
+    "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card tables API",
@@ -238,8 +244,30 @@ CHAT_MAX_LENGTH = 300
 CHAT_MAX_PER_10S = 5
 WS_MAX_MESSAGE_BYTES = 4096
 WS_MAX_ACTIONS_PER_SECOND = 20
-LOGIN_FAILURES_ALLOWED = int(os.environ.get("LOGIN_FAILURES_ALLOWED", "5"))
-LOGIN_FAILURE_WINDOW_SECONDS = 300
+
+# Who is asking (accounts/throttling.py): REMOTE_ADDR, or behind n proxies of ours the address the
+# outermost saw (n-th entry from the right of X-Forwarded-For). 0 unless such proxies set that header.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+# Failed log-ins (django-axes, accounts/services.py login_check): per (account, address) pair, so
+# nobody can lock another person out from elsewhere; the pair cools off LOGIN_COOLOFF_SECONDS after
+# its last failure, and a successful log-in clears it.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURES_ALLOWED", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(seconds=int(os.environ.get("LOGIN_COOLOFF_SECONDS", "900")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "accounts.throttling.client_address"
+AXES_USERNAME_CALLABLE = "accounts.throttling.login_username"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful log-in: nothing here reads them, nothing would prune them
+# The log-in page and POST /api/auth/token/ answer a lock-out themselves (form error, JSON 429), so
+# axes' middleware, which would replace those answers with its own, is not installed.
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]
+# Request rates per address (DRF's throttle, accounts/throttling.py), "count/second|minute|hour|day".
+LOGIN_RATE = os.environ.get("LOGIN_RATE", "30/hour")  # log-in attempts, any names: a higher, per-address brake
+SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "5/hour")
+# API tokens stop working at this age; POST /api/auth/token/ then issues a fresh one. Log-out deletes them.
+TOKEN_MAX_AGE_SECONDS = int(os.environ.get("TOKEN_MAX_AGE_SECONDS", str(30 * 24 * 3600)))
+# Open (not started) tables one person may host at once (games/services.py table_create, 409 too_many_tables).
+MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
 
 LOGGING = {
     "version": 1,

@@ -11,6 +11,7 @@ from games.urls import page_urls as games_page_urls
 api_patterns = [
     path("auth/register/", accounts_api.RegisterApi.as_view()),
     path("auth/token/", accounts_api.TokenApi.as_view()),
+    path("auth/logout/", accounts_api.LogoutApi.as_view()),
     path("me/", accounts_api.MeApi.as_view()),
     *games_api_urls,
     path("", include("replays.urls")),

@@ -79,6 +79,33 @@ def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
     return None if table is None else table_payload(table)
 
 
+def table_by_invite(*, code: str) -> Table:
+    """The table an invitation code opens (404 `not_found` for a code that is no invitation)."""
+    table = Table.objects.select_related("host").filter(invite_code=code).first()
+    if table is None:
+        raise errors.not_found("this invitation is not valid")
+    return table
+
+
+def invitation(*, table: Table, user: User) -> dict[str, Any]:
+    """What the invitation page tells before anyone joins: whose table, which game, ranked or not,
+    seats free, and whether `user` can sit (open, a seat free, not seated yet) or will watch."""
+    taken = table.seat_set.count()
+    seated = table.seat_set.filter(user=user).exists()
+    free = max(table.seats - taken, 0)
+    return {
+        "table": table,
+        "game_name": get_rules(table.game).name,
+        "host": table.host.username,
+        "ranked": table.ranked,
+        "seats": table.seats,
+        "free": free,
+        "seated": seated,
+        "can_join": table.status == Table.Status.OPEN and free > 0 and not seated,
+        "started": table.status != Table.Status.OPEN,
+    }
+
+
 def table_get(*, table_id: int) -> Table:
     table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import bot_user
-from games import action_sql, broadcast, errors
+from games import action_sql, broadcast, errors, selectors
 from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table
 from games.registry import get_rules, public_slugs
@@ -66,8 +66,17 @@ def table_create(
     options: dict[str, Any] | None = None,
     ranked: bool = False,
     sit: bool = True,
+    capped: bool = True,
+    zombie_seconds: int | None = None,
 ) -> Table:
-    """A new open table; the host sits at seat 0 unless `sit` is false (a table of bots to watch)."""
+    """A new open table; the host sits at seat 0 unless `sit` is false (a table of bots to watch).
+
+    A person hosts at most MAX_OPEN_TABLES_PER_USER open tables at once (409 `too_many_tables`):
+    unbounded, one account fills the lobby with tables nobody can tell from real ones. Tables the
+    platform organises (`table_create_for`, `capped=False`) start at once and are not a person's.
+    `zombie_seconds` (games/table_options.py; None: the default) is how long a player may be away
+    before a bot plays for them.
+    """
     rules = _rules_or_400(game)
     if isinstance(seats, bool) or not isinstance(seats, int) or not rules.min_seats <= seats <= rules.max_seats:
         raise errors.bad_request(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players", "bad_seats")
@@ -82,11 +91,23 @@ def table_create(
     except RuleError as e:
         raise errors.bad_request(e.message, e.code) from None
     with transaction.atomic():
+        if capped:
+            _open_tables_cap(host)
         table = Table.objects.create(game=game, seats=seats, options=options, ranked=bool(ranked), host=host)
         if sit:
             Seat.objects.create(table=table, seat=0, user=host)
     broadcast.table_changed(table.pk)
     return table
+
+
+def _open_tables_cap(host: User) -> None:
+    """Refuse one more open table past the cap; the host's row is locked so a burst cannot all pass the count."""
+    from django.conf import settings
+
+    User.objects.select_for_update().filter(pk=host.pk).first()
+    cap = settings.MAX_OPEN_TABLES_PER_USER
+    if Table.objects.filter(host=host, status=Table.Status.OPEN).count() >= cap:
+        raise errors.conflict(f"you already host {cap} open tables: start or leave one first", "too_many_tables")
 
 
 def _lock_table(table_id: int) -> Table:
@@ -128,10 +149,9 @@ def table_join(*, table_id: int, user: User, seat: int | None = None) -> Table:
 
 
 def table_join_by_invite(*, code: str, user: User) -> Table:
-    """The invite link seats whoever opens it (if a seat is free); otherwise they watch."""
-    table = Table.objects.filter(invite_code=code).first()
-    if table is None:
-        raise errors.not_found("this invitation is not valid")
+    """Accepting an invitation (a POST from its confirmation page, never the link's GET: a link
+    any site can make a browser open must not seat anyone): a free seat if there is one, else they watch."""
+    table = selectors.table_by_invite(code=code)
     if table.status == Table.Status.OPEN and not table.seat_set.filter(user=user).exists():
         try:
             table_join(table_id=table.pk, user=user)
@@ -507,7 +527,7 @@ def table_create_for(
     The organiser hosts without sitting. With `start` the match begins at
     once; `seed` gives several tables the same deal (duplicate tournaments).
     """
-    table = table_create(host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False)
+    table = table_create(host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False, capped=False)
     with transaction.atomic():
         for number, (person, level) in enumerate(players):
             if person is None:

@@ -10,7 +10,7 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors, selectors, services
 from games.registry import get_rules, public_slugs
@@ -46,12 +46,21 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """GET shows the invitation (whose table, which game, ranked or not, seats free) with a Join button;
+    only its POST, CSRF-checked, seats the visitor. A link opened from another site changes nothing."""
     try:
-        table = services.table_join_by_invite(code=code, user=request.user)
+        table = selectors.table_by_invite(code=code)
+        if request.method == "POST":
+            services.table_join_by_invite(code=code, user=request.user)
+            return redirect("table", table_id=table.pk)
     except errors.PlatformError:
         raise Http404("this invitation is not valid") from None
-    return redirect("table", table_id=table.pk)
+    context = selectors.invitation(table=table, user=request.user)
+    if context["seated"]:
+        return redirect("table", table_id=table.pk)
+    return render(request, "games/invite.html", context)
 
 
 def rules_help(request: HttpRequest, slug: str) -> HttpResponse:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from accounts.models import User
+from accounts.models import User, is_reserved_username
 from accounts.services import bot_user
 from games import errors
 from games.engine import BOT_LEVELS, RuleError
@@ -95,6 +95,8 @@ def _is_int(value: Any) -> bool:
 def _check_username(name: Any) -> str:
     if not isinstance(name, str) or not 0 < len(name) <= 150 or not all(c.isalnum() or c in "@.+-_" for c in name):
         raise _refuse(f"username {name!r} is not valid (1 to 150 letters, digits and @.+-_)")
+    if is_reserved_username(name):  # a person created under a bot's name would be seated and rated as that bot
+        raise _refuse(f"username {name!r} is reserved for the platform's bots, but the match seats a person of that name")
     return name
 
 

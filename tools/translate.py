@@ -1,6 +1,8 @@
 """Fill German and French translations into locale/*/django.po, then compile.
 
-Usage: python tools/translate.py  (after `manage.py makemessages -l de -l fr`).
+Usage: python tools/translate.py  (after `manage.py makemessages -l de -l fr --ignore=var
+--ignore=tools --ignore=tests`). A msgid missing from the table gets no translation, not msgmerge's
+fuzzy guess at one.
 The table below is the one place platform strings are translated; a msgid
 missing here is reported so nobody ships an untranslated page unknowingly.
 """
@@ -124,21 +126,33 @@ def _load_extra() -> None:
         T.update(module.T)
 
 
+# One entry: its msgid and its msgstr, each a quoted line and any quoted continuation lines
+# (makemessages wraps long strings, so either may span lines; the whole msgstr block is replaced:
+# replacing its first line only left the old continuation lines appended to the new text).
+_QUOTED = r'"(?:[^"\\\n]|\\.)*"'
+ENTRY = re.compile(rf"^msgid ({_QUOTED}(?:\n{_QUOTED})*)\nmsgstr ({_QUOTED}(?:\n{_QUOTED})*)$", re.M)
+
+
+def _unquote(block: str) -> str:
+    inner = "".join(line[1:-1] for line in block.split("\n"))
+    return inner.encode().decode("unicode_escape").encode("latin-1").decode("utf-8")
+
+
 def fill(path: Path, index: int) -> list[str]:
     text = path.read_text(encoding="utf-8")
     missing: list[str] = []
 
     def repl(m: re.Match[str]) -> str:
-        msgid = m.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8")
+        msgid = _unquote(m.group(1))
         if msgid == "":
             return m.group(0)
-        if msgid not in T:
+        if msgid not in T:  # untranslated, not a guess: msgmerge's fuzzy guesses lose their flag below
             missing.append(msgid)
-            return m.group(0)
+            return f'msgid {m.group(1)}\nmsgstr ""'
         value = T[msgid][index].replace("\\", "\\\\").replace('"', '\\"')
-        return f'msgid "{m.group(1)}"\nmsgstr "{value}"'
+        return f'msgid {m.group(1)}\nmsgstr "{value}"'
 
-    text = re.sub(r'^msgid "(.*)"\nmsgstr ".*"$', repl, text, flags=re.M)
+    text = ENTRY.sub(repl, text)
     text = text.replace("#, fuzzy\n", "").replace("#, fuzzy, ", "#, ")  # msgfmt skips fuzzy entries
     path.write_text(text, encoding="utf-8")
     return missing

@@ -18,13 +18,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
-import re
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.services import bot_user
 from games import errors
 from games import services as game_services
 from games.broadcast import _send as send_group
@@ -210,16 +210,6 @@ def tournament_unregister(*, tournament_id: int, user: User) -> None:
         _changed(t.pk)
 
 
-def _bot_account(game: str, level: str, n: int) -> User:
-    user, created = User.objects.get_or_create(
-        username=f"bot-{game}-{level}-{n}", defaults={"is_bot": True, "bot_level": level}
-    )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
-
-
 def tournament_add_bots(*, tournament_id: int, by: User, level: str = "normal", count: int = 1) -> list[Entry]:
     """Register `count` bots: distinct named accounts `bot-<game>-<level>-<n>`, reused across tournaments.
 
@@ -234,13 +224,15 @@ def tournament_add_bots(*, tournament_id: int, by: User, level: str = "normal", 
         _organiser_only(t, by, "adds bots")
         if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTERING):
             raise errors.conflict(f"registration is closed: the tournament is {t.status}", "registration_closed")
-        pattern = re.compile(rf"^bot-{re.escape(t.game)}-{re.escape(level)}-(\d+)$")
-        taken = {int(m.group(1)) for name in t.entries.values_list("user__username", flat=True) if (m := pattern.match(name))}
+        # By bot identity, never by name: a name is what a person could have taken (accounts.services.bot_user).
+        taken = set(
+            t.entries.filter(user__is_bot=True, user__bot_game=t.game, user__bot_level=level).values_list("user__bot_number", flat=True)
+        )
         out, n = [], 0
         while len(out) < count:
             n += 1
             if n not in taken:
-                out.append(Entry.objects.create(tournament=t, user=_bot_account(t.game, level, n), bot_level=level))
+                out.append(Entry.objects.create(tournament=t, user=bot_user(slug=t.game, level=level, number=n), bot_level=level))
         _changed(t.pk)
     return out
 

@@ -94,8 +94,18 @@ def test_a_friend_joins_through_the_invite_link_and_sees_the_table_live(page: An
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     invite = page.locator("[data-testid=invite-link]").input_value()
     friend = page.context.browser.new_context(base_url=server.url()).new_page()
-    sign_up(friend, "friend1")
+    # Not signed up yet: the link leads to log-in, its sign-up link keeps the way back to the invitation.
     friend.goto(invite)
+    friend.wait_for_url(re.compile(r".*/login/\?next=.*invite.*"))
+    friend.click("[data-testid=login-signup-link]")
+    friend.fill("input[name=username]", "friend1")
+    friend.fill("input[name=password]", "correct horse 42")
+    friend.click("[data-testid=signup-submit]")
+    # The invitation says what one joins, and only its Join button (a POST) seats the friend.
+    friend.wait_for_selector("[data-testid=invitation]")
+    assert "host1 invites you to a table of Zwicker." in friend.locator("[data-testid=invite-summary]").inner_text()
+    assert friend.locator("[data-testid=invite-seats]").inner_text() == "1 of 2 seats free."
+    friend.click("[data-testid=invite-join]")
     friend.wait_for_url(re.compile(r".*/tables/\d+/$"))
     friend.wait_for_selector("[data-testid=seat-1]:has-text('friend1')")
     page.wait_for_selector("[data-testid=seat-1]:has-text('friend1')")  # the host's page updated live

@@ -127,6 +127,9 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="cardtables-e2e-"))
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CHANNEL_RELAY_URL")}
     env.update(VAR_DIR=str(tmp), PYTHONUNBUFFERED="1", LOG_LEVEL="INFO")
+    # Every test player signs up and logs in from 127.0.0.1: the per-address rates (tested in
+    # tests/security) would stop a session's worth of them.
+    env.update(SIGNUP_RATE="100000/hour", LOGIN_RATE="100000/hour")
     pg: tuple[str, str] | None = None
     if not services:
         # As bin/run on a fresh machine: no SECRET_KEY, the processes share the one generated in VAR_DIR.

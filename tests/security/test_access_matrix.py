@@ -39,6 +39,7 @@ HOST_ONLY = {
 }
 # Writes any logged-in user may make for themselves.
 SELF_SERVICE = {
+    "/api/auth/logout/",
     "/api/tables/",
     "/api/tables/{table_id}/join/",
     "/api/tables/{table_id}/leave/",
