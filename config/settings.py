@@ -276,7 +276,14 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# Presence (games/heartbeat.py): each web process refreshes its row every HEARTBEAT seconds; its
+# sockets count as connected while that row is younger than LEASE. A dead process's players are away
+# from its last beat: zombies after max(zombie_seconds, LEASE) + one sweep (5 s) at the latest.
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "3"))
+PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "10"))
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-timers": {"task": "games.sweep_timers", "schedule": 5.0},
+    "sweep-presence": {"task": "games.sweep_presence", "schedule": 5.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

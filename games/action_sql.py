@@ -30,7 +30,9 @@ SELECT m.*,
        (SELECT a.seq FROM games_actionrecord a
          WHERE a.match_id = m.id AND a.client_id = %s AND a.seat {seat}) AS done_seq,
        EXISTS (SELECT 1 FROM games_seat s
-                WHERE s.table_id = m.table_id AND (s.zombie OR s.bot_level <> '')) AS bots_play
+                WHERE s.table_id = m.table_id AND (s.zombie OR s.bot_level <> '')) AS bots_play,
+       EXISTS (SELECT 1 FROM games_seat w
+                WHERE w.table_id = m.table_id AND w.seat {seat} AND w.withdrawn) AS withdrawn
   FROM games_match m
  WHERE m.id = %s
 """
@@ -38,18 +40,20 @@ SELECT m.*,
 
 def match_lock(*, match_id: int, seat: int | None, action_id: str | None) -> Match:
     """The match row, locked, with `done_seq` (the seq an earlier action with this id
-    committed, or None) and `bots_play` (a bot or a zombie plays a seat now).
+    committed, or None), `bots_play` (a bot or a zombie plays a seat now) and
+    `withdrawn` (the acting seat's player was withdrawn; false for the system).
 
     Raises Match.DoesNotExist.
     """
     sql = _LOCK.format(seat="IS NULL" if seat is None else "= %s")  # `= NULL` matches nothing; the index wants `=`
     sql += " FOR UPDATE OF m" if connection.vendor == "postgresql" else ""
-    params = [action_id, match_id] if seat is None else [action_id, seat, match_id]
+    params = [action_id, match_id] if seat is None else [action_id, seat, seat, match_id]
     rows = list(Match.objects.raw(sql, params))
     if not rows:
         raise Match.DoesNotExist
     match = rows[0]
     match.bots_play = bool(match.bots_play)
+    match.withdrawn = bool(match.withdrawn)
     return match
 
 

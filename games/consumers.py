@@ -18,7 +18,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import errors, selectors, services
+from games import errors, heartbeat, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.models import Match, Table
 from games.registry import get_rules
@@ -51,22 +51,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.game = ""
         self.bucket = float(settings.WS_MAX_ACTIONS_PER_SECOND)
         self.bucket_at = time.monotonic()
-        self.counted_seat: int | None = None
+        self.present_as: int | None = None  # the user this socket makes present at the table
         hello = await self._hello()
         if hello is None:
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        if self.user is not None and getattr(self.user, "is_authenticated", False):
+            await self._present()
         await self.accept()
         await self.send_json(hello)
-        if self.seat is not None:
-            self.counted_seat = self.seat
-            await database_sync_to_async(services.seat_connected)(table_id=self.table_id, seat=self.seat)
+
+    async def _present(self) -> None:
+        """Count this socket for its user, before the hello (whoever holds a hello is present).
+
+        Every signed-in socket, seated or not: presence is per user and connection, and the seat
+        it stands for is looked up when needed (a watcher who sits down is present at once).
+        """
+        self.present_as = self.user.pk
+        await heartbeat.opened(self.channel_name, self.table_id, self.user.pk)
+        try:
+            await database_sync_to_async(services.presence_open)(
+                table_id=self.table_id, user_id=self.user.pk, channel_name=self.channel_name, process_id=heartbeat.PROCESS_ID
+            )
+        except Exception:  # noqa: BLE001 - the socket works; the process's next heartbeat writes the row
+            log.warning("opening a socket of table %s was not written", self.table_id, exc_info=True)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-        if self.counted_seat is not None:
-            await database_sync_to_async(services.seat_disconnected)(table_id=self.table_id, seat=self.counted_seat)
+        if self.present_as is not None:
+            heartbeat.closed(self.channel_name)
+            try:
+                await database_sync_to_async(services.presence_close)(
+                    table_id=self.table_id, user_id=self.present_as, channel_name=self.channel_name
+                )
+            except Exception:  # noqa: BLE001 - the next heartbeat closes the row it no longer holds
+                log.warning("closing a socket of table %s was not written", self.table_id, exc_info=True)
 
     # --- sending ---------------------------------------------------------------
 

@@ -40,15 +40,27 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """A filled seat: a user, or a bot (a bot user with a level)."""
+    """A filled seat: a user, or a bot (a bot user with a level).
+
+    A row is one occupancy: leaving deletes it, sitting down makes a new one, so
+    what is stored here about the player (`seen_at`, `zombie`, `withdrawn`)
+    never carries over to whoever takes the seat next. Whether the player is
+    connected is not stored here: it is derived from `TableConnection` rows of
+    (table, user) whose web process's heartbeat is fresh (selectors.present_user_ids).
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats")
     bot_level = models.CharField(max_length=10, blank=True, default="")
-    connections = models.IntegerField(default=0)
-    disconnected_at = models.DateTimeField(null=True, blank=True)
+    # When the player was last known at the table: a socket opened or closed, or the last heartbeat of
+    # the web process that held its socket when that process died. Away time counts from here. None: the
+    # player never came (a tournament's no-show).
+    seen_at = models.DateTimeField(null=True, blank=True)
     zombie = models.BooleanField(default=False)  # a normal bot plays it until its player is back
+    # Removed from its tournament: the bot keeps the seat for good; a reconnect does not undo it and the
+    # player's own actions are refused (`withdrawn`).
+    withdrawn = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_seat")]
@@ -164,3 +176,41 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class WebProcess(models.Model):
+    """A running web (daphne) process, alive while its heartbeat is fresh: a lease.
+
+    Each process refreshes its one row every PRESENCE_HEARTBEAT_SECONDS (games/heartbeat.py), one
+    write per process and interval however many sockets it holds. A process that dies stops
+    refreshing; after PRESENCE_LEASE_SECONDS its connections no longer count and the presence
+    sweeper removes them, counting its players' away time from `seen_at`, its last beat.
+    """
+
+    id = models.UUIDField(primary_key=True)
+    seen_at = models.DateTimeField(db_index=True)
+    name = models.CharField(max_length=100, blank=True, default="")  # host:pid, for people reading the table
+
+    def __str__(self) -> str:
+        return f"web process {self.name or self.id}"
+
+
+class TableConnection(models.Model):
+    """One open table socket of a signed-in user (players and spectators alike).
+
+    Keyed by user, not by seat number: the seat a connection stands for is
+    `Seat(table, user)` at the time it is asked, so a player who left a seat and
+    closes an old socket says nothing about whoever sits there now, and a
+    spectator who sits down counts as connected at once. It counts while the
+    process `process_id` beats (no foreign key: a process row may be swept and
+    made again while its sockets stay open; its heartbeat writes back what is missing).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=255, unique=True)
+    process_id = models.UUIDField(db_index=True)
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"], name="connection_table_user")]

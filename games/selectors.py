@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.utils import timezone
 
 from accounts.models import User
 from games import errors
-from games.models import Match, MatchEvent, MatchPlayer, Seat, Table
+from games.models import Match, MatchEvent, MatchPlayer, Seat, Table, TableConnection, WebProcess
 from games.registry import get_rules, public_slugs
 
 
@@ -31,6 +34,10 @@ def game_list() -> list[dict[str, Any]]:
 
 def table_payload(table: Table) -> dict[str, Any]:
     seats = list(table.seat_set.select_related("user").all()) if not hasattr(table, "_seats") else table._seats
+    if hasattr(table, "alive_connections"):  # prefetched by table_list
+        present = {c.user_id for c in table.alive_connections}
+    else:
+        present = present_user_ids(table_id=table.pk)
     return {
         "id": table.pk,
         "game": table.game,
@@ -40,7 +47,7 @@ def table_payload(table: Table) -> dict[str, Any]:
         "status": table.status,
         "host": table.host.username,
         "players": [
-            {"seat": s.seat, "username": s.user.username, "bot": s.is_bot, "level": s.bot_level or None, "zombie": s.zombie, "connected": s.connections > 0 or s.is_bot}
+            {"seat": s.seat, "username": s.user.username, "bot": s.is_bot, "level": s.bot_level or None, "zombie": s.zombie, "connected": s.is_bot or s.user_id in present}
             for s in seats
         ],
         "match": table.current_match_id,
@@ -114,7 +121,9 @@ def table_get(*, table_id: int) -> Table:
 
 
 def table_list(*, status: str | None = None, game: str | None = None) -> QuerySet[Table]:
-    qs = Table.objects.select_related("host").prefetch_related("seat_set__user")
+    qs = Table.objects.select_related("host").prefetch_related(
+        "seat_set__user", Prefetch("connections", queryset=alive_connections().only("table_id", "user_id"), to_attr="alive_connections")
+    )
     if status:
         qs = qs.filter(status=status)
     if game:
@@ -127,6 +136,38 @@ def seat_of(*, table: Table, user: User | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return Seat.objects.filter(table=table, user=user, bot_level="").values_list("seat", flat=True).first()
+
+
+# --- presence ---------------------------------------------------------------------------
+
+
+def lease_cutoff() -> dt.datetime:
+    """A web process whose last heartbeat is older than this is taken for dead."""
+    return timezone.now() - dt.timedelta(seconds=settings.PRESENCE_LEASE_SECONDS)
+
+
+def alive_connections() -> QuerySet[TableConnection]:
+    """Open sockets held by a web process whose heartbeat is fresh; the others count for nothing."""
+    fresh = WebProcess.objects.filter(seen_at__gte=lease_cutoff()).values("pk")
+    return TableConnection.objects.filter(process_id__in=fresh)
+
+
+def present_user_ids(*, table_id: int) -> set[int]:
+    """Users with a live socket on this table now (whatever seat, if any, they hold)."""
+    return set(alive_connections().filter(table_id=table_id).values_list("user_id", flat=True))
+
+
+def away_seats(*, table_id: int | None = None) -> QuerySet[Seat]:
+    """Human seats of playing tables whose player came once, is not a zombie yet and has no live socket.
+
+    Candidates for a zombie: the caller checks each against its table's
+    `zombie_seconds` (away time from `seen_at`), under the seat's lock.
+    """
+    qs = Seat.objects.filter(table__status=Table.Status.PLAYING, bot_level="", zombie=False, seen_at__isnull=False)
+    if table_id is not None:
+        qs = qs.filter(table_id=table_id)
+    here = alive_connections().filter(table_id=OuterRef("table_id"), user_id=OuterRef("user_id"))
+    return qs.exclude(Exists(here))
 
 
 def match_seat_of(*, match_id: int, user: User | None) -> int | None:

@@ -9,20 +9,23 @@ actions pattern).
 
 from __future__ import annotations
 
+import datetime
 import logging
 import random
 import secrets
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import bot_user
 from games import action_sql, broadcast, errors, selectors
 from games.engine import BOT_LEVELS, RuleError, resolve_options
-from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table
+from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table, TableConnection, WebProcess
 from games.registry import get_rules, public_slugs
 from games.scheduling import schedule
 
@@ -314,12 +317,13 @@ def _check_action_shape(action: Any, action_id: Any) -> None:
 
 
 def action_submit(
-    *, match_id: int, seat: int | None, action: dict[str, Any], action_id: str | None = None
+    *, match_id: int, seat: int | None, action: dict[str, Any], action_id: str | None = None, by_bot: bool = False
 ) -> SubmitResult:
     """Apply one action in one transaction; raises PlatformError when nothing was applied.
 
     `seat` None is the system (timers). The row lock makes commit order the
-    authoritative order of actions.
+    authoritative order of actions. `by_bot`: the bot playing the seat acts
+    (games.bot_act); the seat's own player may not act once withdrawn.
     """
     _check_action_shape(action, action_id)
     if seat is None and action.get("kind") != "timer":
@@ -331,6 +335,8 @@ def action_submit(
             raise errors.PlatformError("no_match", "no such match", 404) from None
         if match.done_seq is not None:
             return SubmitResult(seq=match.done_seq, events=[], duplicate=True)
+        if match.withdrawn and not by_bot:
+            raise errors.PlatformError("withdrawn", "you were withdrawn from this table: a bot plays your seat to the end", 403)
         if match.status != Match.Status.LIVE:
             raise errors.PlatformError("match_over", "the match is over", 409)
         rules = get_rules(match.game)
@@ -433,55 +439,159 @@ def match_abort(*, match_id: int, by: User) -> Match:
     return match
 
 
-# --- connections, zombies, chat ------------------------------------------------
+# --- presence, zombies, chat ---------------------------------------------------
+#
+# Who is at a table: one TableConnection row per open socket of a signed-in user,
+# written when the socket opens and closes, counting only while the web process
+# that holds it beats (WebProcess, games/heartbeat.py). Nothing is counted per
+# seat number: the seat a connection stands for is Seat(table, user), so a player
+# who left a seat cannot mark its next occupant away, and a web process that dies
+# stops counting for its players by itself. Seat.seen_at keeps when the player was
+# last known there; `zombie` follows from it after the table's `zombie_seconds`
+# (`table_zombie_check` after a close, `presence_sweep` every 5 s from beat).
 
 
-def seat_connected(*, table_id: int, seat: int) -> None:
+def presence_open(*, table_id: int, user_id: int, channel_name: str, process_id: uuid.UUID) -> None:
+    """A signed-in user's socket on this table is open; it counts while its process beats.
+
+    If the user holds a seat, its player is back: a zombie seat is theirs again,
+    unless they were withdrawn (a reconnect does not undo that).
+    """
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            TableConnection.objects.bulk_create(
+                [TableConnection(table_id=table_id, user_id=user_id, channel_name=channel_name, process_id=process_id, opened_at=now)],
+                ignore_conflicts=True,  # the process's heartbeat may have written it back already
+            )
+            seat = Seat.objects.select_for_update().filter(table_id=table_id, user_id=user_id, bot_level="").first()
+            if seat is None:
+                return
+            back = seat.zombie and not seat.withdrawn
+            if back or seat.seen_at is None:
+                seat.zombie = seat.zombie and not back
+                seat.seen_at = now
+                seat.save(update_fields=["zombie", "seen_at"])
+            if back:
+                broadcast.table_changed(table_id)
+    except IntegrityError:
+        return  # the table (or the user) was deleted meanwhile: nothing to be present at
+
+
+def presence_close(*, table_id: int, user_id: int, channel_name: str) -> None:
+    """A socket closed: its row goes, and the seat's player (if any) is away from now on,
+    unless another socket of theirs is still live (the check looks at every live row)."""
+    now = timezone.now()
     with transaction.atomic():
-        s = Seat.objects.select_for_update().filter(table_id=table_id, seat=seat).first()
-        if s is None:
-            return
-        was_zombie = s.zombie
-        s.connections = max(0, s.connections) + 1
-        s.disconnected_at = None
-        s.zombie = False
-        s.save(update_fields=["connections", "disconnected_at", "zombie"])
-    if was_zombie:
-        broadcast.table_changed(table_id)
+        TableConnection.objects.filter(channel_name=channel_name).delete()
+        seat = (
+            Seat.objects.select_for_update(of=("self",)).select_related("table")
+            .filter(table_id=table_id, user_id=user_id, bot_level="").first()
+        )
+        if seat is None:
+            return  # not (or no longer) seated here: whoever holds a seat now is not concerned
+        seat.seen_at = now
+        seat.save(update_fields=["seen_at"])
+    if seat.table.status == Table.Status.PLAYING and not seat.zombie:
+        schedule("games.zombie_check", (table_id,), seat.table.zombie_seconds)
 
 
-def seat_disconnected(*, table_id: int, seat: int) -> None:
+def web_process_beat(
+    *, process_id: uuid.UUID, name: str, sockets: dict[str, tuple[int, int]], taken_at: datetime.datetime
+) -> int:
+    """One heartbeat of a web process (`sockets`: its open sockets, channel -> (table, user), as of `taken_at`).
+
+    Normally one UPDATE of the process's row and one read of its connection rows.
+    When the row was stale or gone (the process stalled past its lease, or could
+    not reach the database, and the sweeper took it for dead) or the rows differ
+    from the open sockets (a close that could not be written), the beat writes
+    back what is true: missing rows again (their zombie seats back to their
+    players, who never left), rows of sockets it no longer holds closed. Returns
+    how many rows it put right.
+    """
+    now = timezone.now()
     with transaction.atomic():
-        s = Seat.objects.select_for_update().select_related("table").filter(table_id=table_id, seat=seat).first()
-        if s is None:
-            return
-        s.connections = max(0, s.connections - 1)
-        if s.connections == 0:
-            s.disconnected_at = timezone.now()
-        s.save(update_fields=["connections", "disconnected_at"])
-        delay = s.table.zombie_seconds
-    if s.connections == 0:
-        schedule("games.zombie_check", (table_id, seat), delay)
+        if not WebProcess.objects.filter(pk=process_id, seen_at__gte=selectors.lease_cutoff()).update(seen_at=now):
+            WebProcess.objects.update_or_create(pk=process_id, defaults={"seen_at": now, "name": name[:100]})
+        stored = {
+            channel: (table_id, user_id, opened_at)
+            for channel, table_id, user_id, opened_at in TableConnection.objects.filter(process_id=process_id).values_list(
+                "channel_name", "table_id", "user_id", "opened_at"
+            )
+        }
+    missing = [c for c in sockets if c not in stored]
+    # A row opened after the snapshot belongs to a socket the snapshot could not know yet.
+    gone = [c for c, (_, _, opened_at) in stored.items() if c not in sockets and opened_at < taken_at]
+    for channel in missing:
+        table_id, user_id = sockets[channel]
+        presence_open(table_id=table_id, user_id=user_id, channel_name=channel, process_id=process_id)
+    for channel in gone:
+        table_id, user_id, _ = stored[channel]
+        presence_close(table_id=table_id, user_id=user_id, channel_name=channel)
+    return len(missing) + len(gone)
 
 
-def seat_zombie_check(*, table_id: int, seat: int) -> bool:
-    """A player away longer than the table allows is played by a normal bot until back."""
+def presence_sweep() -> dict[str, int]:
+    """Celery beat `games.sweep_presence` (every 5 s): the connections of dead processes go, away players become zombies.
+
+    A connection whose process has not beaten within the lease is removed;
+    its player's away time counts from that process's last beat (`seen_at`),
+    so a player whose web process died is a zombie `zombie_seconds` after the
+    crash (or once the lease is over, if that is later), give or take a sweep.
+    It also catches a `games.zombie_check` a lost worker dropped.
+    """
+    cutoff = selectors.lease_cutoff()
     with transaction.atomic():
-        s = Seat.objects.select_for_update().select_related("table").filter(table_id=table_id, seat=seat).first()
-        if s is None or s.is_bot or s.connections > 0 or s.disconnected_at is None or s.zombie:
-            return False
-        if s.table.status != Table.Status.PLAYING:
-            return False
-        away = (timezone.now() - s.disconnected_at).total_seconds()
-        if away + 0.05 < s.table.zombie_seconds:
-            return False
-        s.zombie = True
-        s.save(update_fields=["zombie"])
-        match = s.table.current_match
-    broadcast.table_changed(table_id)
-    if match is not None:
-        schedule("games.plan_bots", (match.pk, match.seq), 0)
-    return True
+        fresh = WebProcess.objects.filter(seen_at__gte=cutoff).values("pk")
+        dead = list(
+            TableConnection.objects.exclude(process_id__in=fresh).values_list("pk", "table_id", "user_id", "process_id", "opened_at")
+        )
+        if dead:
+            beats = dict(WebProcess.objects.filter(pk__in={d[3] for d in dead}).values_list("pk", "seen_at"))
+            last: dict[tuple[int, int], datetime.datetime] = {}
+            for _, table_id, user_id, process_id, opened_at in dead:
+                at = max(beats.get(process_id, opened_at), opened_at)
+                last[(table_id, user_id)] = max(last.get((table_id, user_id), at), at)
+            for (table_id, user_id), at in last.items():
+                Seat.objects.filter(table_id=table_id, user_id=user_id, bot_level="").filter(
+                    Q(seen_at__isnull=True) | Q(seen_at__lt=at)
+                ).update(seen_at=at)
+            TableConnection.objects.filter(pk__in=[d[0] for d in dead]).delete()
+        WebProcess.objects.filter(seen_at__lt=cutoff).delete()
+    zombies = _zombie_the_away(selectors.away_seats())
+    return {"connections_removed": len(dead), "zombies": zombies}
+
+
+def table_zombie_check(*, table_id: int) -> int:
+    """Celery `games.zombie_check`, `zombie_seconds` after a socket closed: who is still away becomes a zombie."""
+    return _zombie_the_away(selectors.away_seats(table_id=table_id))
+
+
+def _zombie_the_away(candidates: QuerySet[Seat]) -> int:
+    """A player away at least their table's `zombie_seconds` is played by a normal bot until back."""
+    now = timezone.now()
+    made = 0
+    for candidate in candidates.select_related("table"):
+        if (now - candidate.seen_at).total_seconds() + 0.05 < candidate.table.zombie_seconds:
+            continue
+        with transaction.atomic():
+            # Lock first, then look for a live socket in a statement of its own: presence_open
+            # takes this lock after writing its row, so one of the two sees the other.
+            seat = Seat.objects.select_for_update(of=("self",)).select_related("table").filter(pk=candidate.pk).first()
+            if seat is None or seat.zombie or seat.seen_at is None or seat.table.status != Table.Status.PLAYING:
+                continue
+            if (now - seat.seen_at).total_seconds() + 0.05 < seat.table.zombie_seconds:
+                continue
+            if selectors.alive_connections().filter(table_id=seat.table_id, user_id=seat.user_id).exists():
+                continue
+            seat.zombie = True
+            seat.save(update_fields=["zombie"])
+            match = Match.objects.filter(pk=seat.table.current_match_id).values_list("pk", "seq", "status").first()
+            broadcast.table_changed(seat.table_id)
+        made += 1
+        if match is not None and match[2] == Match.Status.LIVE:
+            schedule("games.plan_bots", (match[0], match[1]), 0)
+    return made
 
 
 def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
@@ -542,15 +652,31 @@ def table_create_for(
 
 def seat_hand_to_bot(*, table_id: int, seat: int) -> None:
     """A normal bot plays this seat from now on, until its player connects (a no-show)."""
+    _seat_to_bot(table_id=table_id, seat=seat, withdraw=False)
+
+
+def seat_withdraw(*, table_id: int, seat: int) -> None:
+    """Its player is out (removed from a tournament): a normal bot plays the seat to the end, for good.
+
+    Not a zombie that a reconnect ends: the seat is `withdrawn`, which
+    `presence_open` leaves alone and `action_submit` answers with `withdrawn`
+    when the player acts. The player may still watch their seat.
+    """
+    _seat_to_bot(table_id=table_id, seat=seat, withdraw=True)
+
+
+def _seat_to_bot(*, table_id: int, seat: int, withdraw: bool) -> None:
     with transaction.atomic():
-        s = Seat.objects.select_for_update().select_related("table").filter(table_id=table_id, seat=seat).first()
+        s = Seat.objects.select_for_update(of=("self",)).select_related("table").filter(table_id=table_id, seat=seat).first()
         if s is None:
             raise errors.not_found(f"seat {seat} is empty")
-        if s.is_bot or s.zombie:
+        if s.is_bot or (s.zombie and (s.withdrawn or not withdraw)):
             return
+        planned = s.zombie  # already played by a bot: only the withdrawal is new
         s.zombie = True
-        s.save(update_fields=["zombie"])
+        s.withdrawn = s.withdrawn or withdraw
+        s.save(update_fields=["zombie", "withdrawn"])
         match = s.table.current_match
-    broadcast.table_changed(table_id)
-    if match is not None and match.status == Match.Status.LIVE:
+        broadcast.table_changed(table_id)
+    if not planned and match is not None and match.status == Match.Status.LIVE:
         schedule("games.plan_bots", (match.pk, match.seq), 0)

@@ -1,4 +1,4 @@
-"""Celery tasks: timers, bot moves, zombie seats, the end of a match.
+"""Celery tasks: timers, bot moves, presence and zombie seats, the end of a match.
 
 Every task re-reads the match and re-checks before acting, so a late or
 repeated task does nothing harmful (a stale timer is ignored by the rules,
@@ -63,14 +63,24 @@ def bot_act(match_id: int, seat: int, seq: int, action: dict[str, Any]) -> None:
     if current is None or current[0] != seq or current[1] != Match.Status.LIVE:
         return  # the table moved on; a newer plan exists
     try:
-        services.action_submit(match_id=match_id, seat=seat, action=action, action_id=f"bot:{seq}:{seat}")
+        services.action_submit(match_id=match_id, seat=seat, action=action, action_id=f"bot:{seq}:{seat}", by_bot=True)
     except errors.PlatformError as e:
         log.info("bot move of seat %s in match %s refused: %s", seat, match_id, e.message)
 
 
 @shared_task(name="games.zombie_check")
-def zombie_check(table_id: int, seat: int) -> None:
-    services.seat_zombie_check(table_id=table_id, seat=seat)
+def zombie_check(table_id: int, _seat: int | None = None) -> None:
+    """`zombie_seconds` after a socket of the table closed: who is still away becomes a zombie.
+
+    `_seat` is ignored: a check queued by an earlier release (keyed by seat number) still runs.
+    """
+    services.table_zombie_check(table_id=table_id)
+
+
+@shared_task(name="games.sweep_presence")
+def sweep_presence() -> dict[str, int]:
+    """Beat, every 5 s: connections of web processes that stopped beating go; away players become zombies."""
+    return services.presence_sweep()
 
 
 @shared_task(name="games.match_finished")

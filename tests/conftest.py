@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import registry
+from games import heartbeat, registry
 from games.scheduling import MANUAL
 from tests.support import tinygame
 
@@ -30,6 +30,7 @@ def _platform(settings: Any) -> Iterator[None]:
     registry.register(tinygame.RULES, tinygame.BOT)
     MANUAL.clear()
     MANUAL.clock_s = 0.0
+    heartbeat.reset()  # sockets an earlier test left open belong to its event loop and database
     yield
     MANUAL.clear()
     registry.unregister("tiny")
@@ -64,6 +65,7 @@ def run_jobs(clock: Clock | None = None, until_s: float | None = None, max_jobs:
         "games.plan_bots": tasks.plan_bots,
         "games.bot_act": tasks.bot_act,
         "games.zombie_check": tasks.zombie_check,
+        "games.sweep_presence": tasks.sweep_presence,
         "games.match_finished": tasks.match_finished,
     }
     from tournaments.tasks import TASKS as TOURNAMENT_TASKS

@@ -26,6 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import bot_user
 from games import errors
+from games import selectors as game_selectors
 from games import services as game_services
 from games.broadcast import _send as send_group
 from games.engine import BOT_LEVELS, RuleError, resolve_options
@@ -255,7 +256,7 @@ def tournament_remove_player(*, tournament_id: int, by: User, username: str) -> 
             entry.waiting_since = None
             entry.save(update_fields=["withdrawn", "waiting_since"])
             for ts in _live_seats_of(t, entry.user):
-                _hand_to_bot(ts)
+                _withdraw(ts)
         else:
             raise errors.conflict(f"the tournament is {t.status}", "over")
         _changed(t.pk)
@@ -269,7 +270,18 @@ def _live_seats_of(t: Tournament, user: User) -> list[TournamentSeat]:
 
 
 def _hand_to_bot(ts: TournamentSeat) -> None:
+    """A no-show: a bot plays the seat until the player comes (then it is theirs again)."""
     game_services.seat_hand_to_bot(table_id=ts.tournament_table.table_id, seat=ts.seat)
+    _mark_replaced(ts)
+
+
+def _withdraw(ts: TournamentSeat) -> None:
+    """A removed player: a bot plays the seat to the end; coming back does not give it back."""
+    game_services.seat_withdraw(table_id=ts.tournament_table.table_id, seat=ts.seat)
+    _mark_replaced(ts)
+
+
+def _mark_replaced(ts: TournamentSeat) -> None:
     if not ts.replaced:
         ts.replaced = True
         ts.save(update_fields=["replaced"])
@@ -587,7 +599,7 @@ def _record_table(t: Tournament, tt: TournamentTable) -> bool:
     for ts in tt.seats.all():
         ts.place = places.get(ts.seat)
         live = seats_now.get(ts.seat)
-        never_connected = live is not None and live.connections == 0 and live.disconnected_at is None
+        never_connected = live is not None and live.seen_at is None  # set by the first socket the player opened
         ts.forfeit = ts.replaced and never_connected
         ts.save(update_fields=["place", "forfeit"])
     tt.done = True
@@ -620,11 +632,12 @@ def tournament_no_show_check(*, tournament_table_id: int) -> int:
     replaced = 0
     with transaction.atomic():
         live = {s.seat: s for s in Seat.objects.filter(table_id=tt.table_id)}
+        here = game_selectors.present_user_ids(table_id=tt.table_id)
         for ts in tt.seats.select_related("user"):
             s = live.get(ts.seat)
             if s is None or s.is_bot or s.zombie or ts.replaced:
                 continue
-            if s.connections == 0 and s.disconnected_at is None:
+            if s.seen_at is None and s.user_id not in here:  # never came (one who came and left is a zombie case)
                 _hand_to_bot(ts)
                 replaced += 1
         if replaced:

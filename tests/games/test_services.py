@@ -12,6 +12,7 @@ from games.registry import get_rules
 from games.scheduling import MANUAL
 from tests.conftest import run_jobs
 from tests.games.factories import started_table, user
+from tests.support import presence
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 
@@ -204,9 +205,9 @@ def test_acting_in_a_finished_match_is_match_over(clock) -> None:
 
 
 def test_disconnected_player_becomes_a_zombie_played_by_a_bot(clock) -> None:
-    table, match, _ = started_table(players=2, options={"turn_seconds": 600})
-    services.seat_connected(table_id=table.pk, seat=0)
-    services.seat_disconnected(table_id=table.pk, seat=0)
+    table, match, humans = started_table(players=2, options={"turn_seconds": 600})
+    presence.socket_open(table.pk, humans[0].pk, "c0")
+    presence.socket_close(table.pk, humans[0].pk, "c0")
     MANUAL.jobs = [j for j in MANUAL.jobs if j.name == "games.zombie_check"]
     clock.advance(46)
     run_jobs(clock, until_s=45)
@@ -214,18 +215,21 @@ def test_disconnected_player_becomes_a_zombie_played_by_a_bot(clock) -> None:
     run_jobs(clock, until_s=60)
     match.refresh_from_db()
     assert MatchEvent.objects.filter(match=match, kind="played", seat=0).exists()
-    services.seat_connected(table_id=table.pk, seat=0)
+    presence.socket_open(table.pk, humans[0].pk, "c1")
     assert not Seat.objects.get(table=table, seat=0).zombie
 
 
 def test_reconnecting_in_time_is_no_zombie(clock) -> None:
-    table, _, _ = started_table(players=2)
-    services.seat_connected(table_id=table.pk, seat=1)
-    services.seat_disconnected(table_id=table.pk, seat=1)
+    table, _, humans = started_table(players=2)
+    presence.socket_open(table.pk, humans[1].pk, "c0")
+    presence.socket_close(table.pk, humans[1].pk, "c0")
     clock.advance(10)
-    services.seat_connected(table_id=table.pk, seat=1)
+    presence.socket_open(table.pk, humans[1].pk, "c1")
     clock.advance(40)
-    assert services.seat_zombie_check(table_id=table.pk, seat=1) is False
+    presence.beat()  # the web process holding "c1" is alive
+    assert services.table_zombie_check(table_id=table.pk) == 0
+    assert services.presence_sweep()["zombies"] == 0
+    assert not Seat.objects.get(table=table, seat=1).zombie
 
 
 def test_chat_is_length_and_rate_limited(settings) -> None:

@@ -15,6 +15,7 @@ from games.models import Match, MatchEvent, Seat, Table
 from games.scheduling import MANUAL
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import user
+from tests.support import presence
 from tests.tournaments.factories import bot_tournament, organiser
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament, TournamentSeat, TournamentTable
@@ -171,7 +172,7 @@ def test_no_shows_are_replaced_by_bots_and_score_nothing(clock: Clock) -> None:
     services.tournament_register(tournament_id=t.pk, user=present)
     services.tournament_start(tournament_id=t.pk, by=org)
     seat = Seat.objects.get(user=present, table__tournament_table__round__tournament=t)
-    game_services.seat_connected(table_id=seat.table_id, seat=seat.seat)  # "present" opens the table page
+    presence.socket_open(seat.table_id, present.pk, "present-page")  # "present" opens the table page
     # Before the no-show time nothing happens; the humans hold up their tables.
     run_jobs(clock, until_s=MANUAL.clock_s + 19.5)
     assert not Seat.objects.filter(zombie=True).exists()
