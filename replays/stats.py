@@ -205,7 +205,7 @@ def zigzag_figures(events: Sequence[Event], per_seat: list[SeatFigures], outcome
                     f.count("countered_against")
             else:
                 per_seat[seat].count("counters_failed")
-        elif kind == "signalled":
+        elif kind == "signalled" or isinstance(d.get("signal"), dict):  # a sign of its own, or riding on a move
             per_seat[seat].count("signs_sent")
 
 

@@ -6,11 +6,17 @@ What it does, in order of priority, each time it is asked (after every event):
    last hand change) and its own hand make a combination the team still needs;
 2. counters an opponent team whose sign it saw (option `signals_seen`) and
    that has not changed its hands since, when it judges it worth a counter;
-3. signs its own ZIG or ZAG to its partner when it completes one;
+3. signs its own ZIG or ZAG to its partner when it completes one: with
+   `signals_seen` on as a sign of its own, with the option off on the move
+   that completes it (an exchange, a STOP or a Z whose result it knows) or
+   on its next pass (a secret sign rides on a move, see the rules module);
 4. in the tour: opens (discarding its least useful card), plays STOPs against
    the leading opposing team and Z cards to free its team, exchanges towards
    the class its team needs (a ZIG, a ZAG, or nothing when the partner's sign
    already makes a needed single combination), and passes when content.
+
+A team announces its Double ZAG once: after that it is no joker any more,
+and a ZAG is worth building only for a ZAG or a ZIGZAG still missing.
 
 Timing: every move is planned at `stimulus time + reaction delay`, the
 stimulus being the event that made the move possible (the tour start, the
@@ -47,6 +53,7 @@ from games.zigzag.rules import (
     MAX_STOPS,
     STOP,
     ZCARD,
+    hand_class,
     team_combo,
 )
 
@@ -343,23 +350,27 @@ class ZigzagBot:
         mem = _Memory(ctx.history, v["clock"], v["tour_clock"])
         teams = v["teams"]
         scored = teams[team]["scored"]
+        # what an announcement could still score: the Double ZAG only until the team made it
         missing = [c for c in COMBOS if c not in scored]
+        if missing and not teams[team]["bonus"]:
+            missing.append("double_zag")
         changed = v["changed_at"]
         mine = v["hand_class"]
-        # signs newer than the signer's hand: what they said is still true
+        # signs as new as the signer's hand: what they said is still true (a sign
+        # riding on a move has the clock of the hand that move made)
         fresh: dict[int, dict[str, Any]] = {}
         for k, sig in v["signals"].items():
             s = int(k)
-            if sig["at"] > changed[s]:
+            if sig["at"] >= changed[s]:
                 fresh[s] = sig
         psig = fresh.get(partner)
         partner_cls = psig.get("sign", "none") if psig is not None else "none"
 
         # 1. announce
         combo = team_combo(mine, partner_cls)
-        if combo is not None and (combo == "double_zag" or combo in missing) and (combo not in ("zig", "zag") or mine == "none"):
+        if combo in missing and (combo not in ("zig", "zag") or mine == "none"):
             stimulus = max(
-                (mem.at(psig["at"], "signalled", partner) or (now, 0)) if psig is not None else (0, 0),
+                (mem.at(psig["at"]) or (now, 0)) if psig is not None else (0, 0),
                 mem.at(changed[seat]) or (0, 0),
             )
             action: dict[str, Any] = {"kind": "announce", "combo": combo}
@@ -375,11 +386,14 @@ class ZigzagBot:
             if move is not None:
                 return move
 
-        # 3. sign my own combination
-        if mine != "none" and _useful(mine, missing):
-            own = v["signals"].get(_STR[seat])
-            if own is None or own["at"] <= changed[seat] or own.get("sign") != mine:
-                return self._move(seat, now, mem.at(changed[seat]), lv.sign, 3, {"kind": "signal", "sign": mine})
+        # 3. sign my own combination (a secret sign waits for a move to ride on)
+        own = v["signals"].get(_STR[seat])
+        if own is not None and own["at"] < changed[seat]:
+            own = None
+        sign = mine if mine != "none" and _useful(mine, missing) and (own is None or own.get("sign") != mine) else None
+        secret = not v["options"]["signals_seen"]
+        if sign is not None and not secret:
+            return self._move(seat, now, mem.at(changed[seat]), lv.sign, 3, {"kind": "signal", "sign": sign})
 
         # 4. the tour
         hand = [c["id"] for c in v["hand"]]
@@ -394,20 +408,31 @@ class ZigzagBot:
             return self._move(seat, now, mem.tour, span, 4, {"kind": "open", "card": ev.worst(hand)})
         centre = [c["id"] for c in v["centre"]]
         if not centre:
-            if seat in v["passed"]:
-                return None
-            return self._move(seat, now, mem.own(changed[seat]), lv.pass_, 8, {"kind": "pass"})
+            return self._pass(v, seat, now, mem.own(changed[seat]), lv, sign if secret else None)
         special = self._special(v, hand, centre, ev, team)
         if special is not None:
+            if secret:
+                _sign_result(special, seat, hand, mask, missing)
             return self._move(seat, now, mem.own(changed[seat]), lv.exchange, 5, special)
         best = ev.best_exchange(hand, centre)
         if best is not None:
             _, give, take = best
             stimulus = max(mem.own(changed[seat]), mem.arrival(take))
-            return self._move(seat, now, stimulus, lv.exchange, 6, {"kind": "exchange", "give": give, "take": take})
+            action = {"kind": "exchange", "give": give, "take": take}
+            if secret:
+                _sign_result(action, seat, hand, mask, missing)
+            return self._move(seat, now, stimulus, lv.exchange, 6, action)
+        return self._pass(v, seat, now, mem.own(changed[seat]), lv, sign if secret else None)
+
+    def _pass(
+        self, v: dict[str, Any], seat: int, now: int, stamp: tuple[int, int], lv: Level, sign: str | None
+    ) -> BotMove | None:
+        """Pass (once); a secret sign of the hand I keep rides on it, at a sign's speed."""
         if seat in v["passed"]:
             return None
-        return self._move(seat, now, mem.own(changed[seat]), lv.pass_, 8, {"kind": "pass"})
+        if sign is not None:
+            return self._move(seat, now, stamp, lv.sign, 3, {"kind": "pass", "sign": sign})
+        return self._move(seat, now, stamp, lv.pass_, 8, {"kind": "pass"})
 
     @staticmethod
     def _move(
@@ -440,7 +465,7 @@ class ZigzagBot:
                 sig = watched.get(s)
                 if sig is None or sig["at"] <= t["countered_at"]:
                     continue
-                stamp = mem.at(sig["at"], "signalled", s) or (now, sig["at"])
+                stamp = mem.at(sig["at"]) or (now, sig["at"])
                 if lv.team_aware and (seat, partner)[stamp[1] % 2] != min(seat, partner):
                     continue  # partners do not both spend a counter on one sign
                 lead = len(t["scored"]) - len(scored)
@@ -462,8 +487,7 @@ class ZigzagBot:
             return _Eval(mask, 1.0, 0.6, True, True, False, False)
         want = {}
         for cls in ("none", "zig", "zag"):
-            c = team_combo(cls, partner_cls)
-            want[cls] = c is not None and (c == "double_zag" or c in missing)
+            want[cls] = team_combo(cls, partner_cls) in missing
         if partner_cls == "none":
             want["zig"] = _useful("zig", missing)
             want["zag"] = _useful("zag", missing)
@@ -495,12 +519,27 @@ class ZigzagBot:
 
 
 def _useful(cls: str, missing: list[str]) -> bool:
-    """Can a hand of this class help its team at all?"""
+    """Can a hand of this class help its team at all (`missing`: what an announcement could still score)?"""
     if cls == "zig":
         return any(c in missing for c in ("zig", "double_zig", "zigzag"))
     if cls == "zag":
-        return bool(missing)
+        return any(c in missing for c in ("zag", "zigzag", "double_zag"))
     return False
+
+
+def _sign_result(action: dict[str, Any], seat: int, hand: list[int], mask: int, missing: list[str]) -> None:
+    """Let a secret sign ride on a move whose result I know: the class of the hand it leaves me.
+
+    A move changes my hand, so a sign I made before is stale after it: a
+    useful class is signed again with the move itself.
+    """
+    give = action.get("give", action.get("card"))
+    after = [action["take"] if c == give else c for c in hand]
+    if action["kind"] == "z" and action["target"] == seat:
+        mask = 0  # the Z removes the STOPs before me
+    cls = hand_class(after, mask)
+    if cls != "none" and _useful(cls, missing):
+        action["sign"] = cls
 
 
 def _hardest(missing: list[str]) -> str:

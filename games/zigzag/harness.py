@@ -3,7 +3,9 @@
 `random_action` plays a loose but purposeful game so random matches reach
 their end: it mostly opens and exchanges towards a common feature (it peeks
 at the true state, which a random driver may), keeps a finished combination,
-announces what its team holds when it is still needed, and mixes in the
+announces what its team holds when it is still needed (a `double_zag` only
+once), lets a sign ride on a move now and then (with `signals_seen` off
+that is the only sign the rules accept), and mixes in the
 mistakes the rules punish (false announcements, failed counters), races for
 cards already gone, and garbage the rules must refuse.
 
@@ -50,6 +52,10 @@ _GARBAGE: tuple[Any, ...] = (
     {"kind": "z", "card": 74, "target": -1, "take": 0},
     {"kind": "signal", "sign": "zog"},
     {"kind": "signal", "sign": ["zig"]},
+    {"kind": "pass", "sign": "zog"},
+    {"kind": "exchange", "give": 0, "take": 1, "sign": 1},
+    {"kind": "announce", "combo": "zig", "sign": "zig"},
+    {"kind": "counter", "team": 1, "sign": "zag"},
     {"kind": "announce", "combo": "triple_zig"},
     {"kind": "announce", "combo": "zig", "fills": "zag"},
     {"kind": "announce", "combo": "double_zag", "fills": {"a": 1}},
@@ -117,11 +123,23 @@ def _needed(state: State, team: int, combo: str | None) -> bool:
     if combo is None:
         return False
     if combo == "double_zag":
-        return True
+        return not state["bonus"][team]  # made once per match
     return combo not in state["scored"][team]
 
 
+_MOVES = ("open", "exchange", "stop", "z", "pass")
+_HARDEST = ("zigzag", "double_zig", "zag", "zig")
+
+
 def random_action(state: State, seat: int, now_ms: int, rng: random.Random) -> Action | None:
+    """A plausible action for `seat`; now and then a move carries a sign (`signals_seen` off: the only way)."""
+    action = _random_action(state, seat, now_ms, rng)
+    if isinstance(action, dict) and action.get("kind") in _MOVES and rng.random() < 0.08:
+        action = {**action, "sign": rng.choice(("zig", "zag"))}
+    return action
+
+
+def _random_action(state: State, seat: int, now_ms: int, rng: random.Random) -> Action | None:
     """A plausible action for `seat`: mostly legal and purposeful, sometimes a mistake or garbage."""
     if state["finished"]:
         return None
@@ -137,13 +155,16 @@ def random_action(state: State, seat: int, now_ms: int, rng: random.Random) -> A
     theirs = hand_class(state["hands"][partner], forbidden_mask(state["stops"][partner]))
     combo = team_combo(mine, theirs)
     if _needed(state, team, combo) and (combo not in ("zig", "zag") or mine == "none") and rng.random() < 0.6:
+        if combo == "double_zag":  # made once: it fills the combination hardest to get
+            return {"kind": "announce", "combo": combo, "fills": next(c for c in _HARDEST if c not in state["scored"][team])}
         return {"kind": "announce", "combo": combo}
     r = rng.random()
     if r < 0.03:
-        return {"kind": "signal", "sign": rng.choice(("zig", "zag"))}
-    if r < 0.038:
+        if state["options"]["signals_seen"] or rng.random() < 0.15:  # refused (`signs_ride`) with the option off
+            return {"kind": "signal", "sign": rng.choice(("zig", "zag"))}
+    elif r < 0.038:
         return {"kind": "announce", "combo": rng.choice(ALL_COMBOS)}
-    if r < 0.045:
+    elif r < 0.045:
         if rng.random() < 0.5:
             return {"kind": "announce", "combo": "double_zag", "fills": rng.choice(COMBOS)}
         others = [t for t in range(seats // 2) if t != team]
@@ -183,7 +204,7 @@ def _useful(state: State, team: int, cls: str) -> bool:
     scored = state["scored"][team]
     if cls == "zig":
         return any(c not in scored for c in ("zig", "double_zig", "zigzag"))
-    return True
+    return not state["bonus"][team] or any(c not in scored for c in ("zag", "zigzag"))
 
 
 def _worst(hand: list[int], mask: int) -> int:

@@ -60,6 +60,42 @@ Decisions where the rules page and the rulebook are silent, marked [D]:
 - [D] A timer arriving after the end of the match is refused like any action
   (`match_over`); a stale timer during play returns no events.
 - [D] Failed counters are counted per team for the whole match (3 at most).
+- [D] `double_zag` is a combination like the others, made once per match: a
+  team's second `double_zag` is false (`already_scored`: the team's `bonus`
+  is public), punished like every false announcement.
+
+Secret signs (option `signals_seen` off) [D]. With the option off, opponents
+and spectators must learn nothing when a sign is made, and a sign can be
+hidden only inside something that happens anyway:
+
+- Every stored event reaches every socket, at least as `{seq, t_ms}`, with
+  consecutive seqs (PROTOCOL.md "Live play"), and the view's `clock` counts
+  the events of the manche. A sign that is an event of its own is therefore
+  seen as one: at its moment (a placeholder arrives, the clock ticks) and
+  afterwards (every later seq, the `ack` of an opponent's own action, the
+  replay's `next`, the seat's history given to bots). No redaction of such an
+  event can be indistinguishable from no event, and not sending it would be
+  a seq gap the protocol forbids.
+- So with the option off a sign is never an event of its own: it rides on
+  the signer's own move, `{"kind": "exchange", ..., "sign": "zig"}` (also
+  `open`, `stop`, `z`, `pass`). The move's event carries
+  `data.signal = {sign, partner, public}`; `redact` removes that key for
+  everyone but the signer and its partner, which leaves the exact event the
+  same move makes without a sign (same kind, seat, data and key order, same
+  seq and `t_ms`), and the views of outsiders never read a hidden sign, so
+  their `clock`, `changed_at` and every other field are untouched. The
+  opponents' byte stream is the same whether or not a sign rode along; the
+  partner sees it at once, in the event and in its view. A standalone
+  `signal` is refused (`signs_ride`) at such a table: it is the one way a
+  sign could be noticed. Once the match is over the log (perspective `all`)
+  and every view show every sign.
+- A sign riding on a move describes the hand after the move, so it is as new
+  as that hand: a sign is stale only when `at < changed_at` of its signer
+  (with standalone signs the two are never equal). With the option on a
+  riding sign is allowed too; outsiders then get `signal: {partner, public}`
+  (that a sign was made), as for a standalone `signalled` event.
+- Old logs may hold `signalled` events with `public` false (before this
+  rule): they still redact to nothing (a placeholder) and fold as before.
 """
 
 from __future__ import annotations
@@ -381,26 +417,29 @@ class ZigzagRules:
 
     def _open(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
         cid = _card_field(action, "card")
+        sig = _riding_sign(state, seat, action)
         if state["starting"][seat] is None:
             raise RuleError("already_opened", "you opened this tour already")
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
-        return [event("opened", seat, card=card(cid), took=card(state["starting"][seat]))]
+        return [_signed(event("opened", seat, card=card(cid), took=card(state["starting"][seat])), sig)]
 
     def _exchange(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
         give = _card_field(action, "give")
         take = _card_field(action, "take")
+        sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
         if give not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
         if take not in state["centre"]:
             raise RuleError("gone", "that card is no longer in the centre")
-        return [event("exchanged", seat, give=card(give), take=card(take))]
+        return [_signed(event("exchanged", seat, give=card(give), take=card(take)), sig)]
 
     def _stop(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
         cid = _card_field(action, "card")
         take = _card_field(action, "take")
         target = _seat_field(action, "target", state["seats"])
+        sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
@@ -414,12 +453,13 @@ class ZigzagRules:
             raise RuleError("empty_centre", "there is no centre card to take")
         if take not in state["centre"]:
             raise RuleError("gone", "that card is no longer in the centre")
-        return [event("stopped", seat, card=card(cid), target=target, take=card(take))]
+        return [_signed(event("stopped", seat, card=card(cid), target=target, take=card(take)), sig)]
 
     def _z(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
         cid = _card_field(action, "card")
         take = _card_field(action, "take")
         target = _seat_field(action, "target", state["seats"])
+        sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
@@ -431,13 +471,15 @@ class ZigzagRules:
             raise RuleError("empty_centre", "there is no centre card to take")
         if take not in state["centre"]:
             raise RuleError("gone", "that card is no longer in the centre")
-        return [event("z_played", seat, card=card(cid), target=target, removed=cards(state["stops"][target]), take=card(take))]
+        z = event("z_played", seat, card=card(cid), target=target, removed=cards(state["stops"][target]), take=card(take))
+        return [_signed(z, sig)]
 
     def _pass(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+        sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
         if state["passed"][seat]:
             raise RuleError("already_passed", "you passed already")
-        out = [event("passed", seat)]
+        out = [_signed(event("passed", seat), sig)]
         if all(state["passed"][s] or s == seat for s in range(state["seats"])):
             out += self._end_tour(state, now_ms, rng, "passed")
         return out
@@ -452,6 +494,11 @@ class ZigzagRules:
         sign = action.get("sign")
         if not isinstance(sign, str) or sign not in SIGNS:
             raise RuleError("bad_action", "a sign is zig or zag")
+        if not state["options"]["signals_seen"]:
+            # a sign of its own would be an event every socket notices (see the module docstring)
+            raise RuleError(
+                "signs_ride", "signs are secret at this table: add `sign` to your next move (open, exchange, stop, z or pass)"
+            )
         return [
             event(
                 "signalled",
@@ -466,6 +513,7 @@ class ZigzagRules:
         combo = action.get("combo")
         if not isinstance(combo, str) or combo not in ALL_COMBOS:
             raise RuleError("bad_action", "announce one of " + ", ".join(ALL_COMBOS))
+        _no_sign(action)
         fills = action.get("fills")
         if fills is not None and (combo != "double_zag" or not isinstance(fills, str) or fills not in COMBOS):
             raise RuleError("bad_action", "fills names one of the four combinations, with double_zag only")
@@ -480,8 +528,8 @@ class ZigzagRules:
         if combo == "double_zag":
             target = fills if fills is not None else next(c for c in COMBOS if c not in scored)
         reason = None
-        if target in scored:
-            reason = "already_scored"
+        if target in scored or (combo == "double_zag" and state["bonus"][team]):
+            reason = "already_scored"  # a team makes its double_zag once, like every combination
         elif actual != combo:
             reason = "wrong"
         elif combo in ("zig", "zag") and (ca if seat == a else cb) != "none":
@@ -534,6 +582,7 @@ class ZigzagRules:
         target = action.get("team")
         if not _is_int(target) or not 0 <= target < seats // 2:
             raise RuleError("bad_action", "counter a team by its number")
+        _no_sign(action)
         own = team_of(seat, seats)
         if target == own:
             raise RuleError("bad_target", "you cannot counter your own team")
@@ -592,6 +641,8 @@ class ZigzagRules:
         f = _FOLDS.get(kind)
         if f is not None:
             f(s, seat, d)
+            if kind in _SIGN_CARRIERS and "signal" in d:
+                _f_signalled(s, seat, d["signal"])  # after the move: the sign describes the hand it left
         return s
 
     # --- view, redact, outcome -----------------------------------------------------
@@ -710,6 +761,8 @@ class ZigzagRules:
     def redact(self, e: Event, seat: int | None) -> Event | None:
         """The event as `seat` sees it, decided from the event alone."""
         kind = e["kind"]
+        if kind in _SIGN_CARRIERS:
+            e = _hide_signal(e, seat)
         d = e["data"]
         if kind == "dealt":
             nd = dict(d)
@@ -759,6 +812,40 @@ def _timer_id(manche: int, tour: int) -> str:
 
 def _with(e: Event, data: dict[str, Any]) -> Event:
     return {**e, "data": data}
+
+
+def _riding_sign(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any] | None:
+    """The sign a move carries (`action.sign`), as the event's `signal`; None without one."""
+    sign = action.get("sign")
+    if sign is None:
+        return None
+    if not isinstance(sign, str) or sign not in SIGNS:
+        raise RuleError("bad_action", "a sign is zig or zag")
+    return {"sign": sign, "partner": partner_of(seat, state["seats"]), "public": state["options"]["signals_seen"]}
+
+
+def _signed(e: Event, sig: dict[str, Any] | None) -> Event:
+    """The move's event with its riding sign, added last (so removing it restores the unsigned event)."""
+    if sig is not None:
+        e["data"]["signal"] = sig
+    return e
+
+
+def _no_sign(action: dict[str, Any]) -> None:
+    if "sign" in action:
+        raise RuleError("bad_action", "a sign rides on open, exchange, stop, z or pass")
+
+
+def _hide_signal(e: Event, seat: int | None) -> Event:
+    """A riding sign as `seat` sees it: whole for signer and partner; else removed, or only its fact when public."""
+    d = e["data"]
+    sig = d.get("signal")
+    if sig is None or (seat is not None and (seat == e["seat"] or seat == sig["partner"])):
+        return e
+    nd = {k: v for k, v in d.items() if k != "signal"}
+    if sig["public"]:
+        nd["signal"] = {"partner": sig["partner"], "public": True}
+    return _with(e, nd)
 
 
 def _card_field(action: dict[str, Any], name: str) -> int:
@@ -970,6 +1057,9 @@ _FOLDS = {
     "manche_ended": _f_manche_ended,
     "finished": _f_finished,
 }
+
+_SIGN_CARRIERS = frozenset(("opened", "exchanged", "stopped", "z_played", "passed"))
+"""Events of the moves a sign may ride on (see the module docstring, "Secret signs")."""
 
 _HANDLERS = {
     "open": ZigzagRules._open,

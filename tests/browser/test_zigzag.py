@@ -227,7 +227,8 @@ def _mount(page: Any, view: dict[str, Any], players: list[dict[str, Any]], seat:
           const mod = await import("/static/games/zigzag/table.js");
           window.sent = [];
           const send = capture ? (a) => window.sent.push(a) : null;
-          mod.createRenderer(root, { seat, lang: "en", send, players }).update(view, []);
+          window.renderer = mod.createRenderer(root, { seat, lang: "en", send, players });
+          window.renderer.update(view, []);
         }""",
         [view, players, seat, capture],
     )
@@ -363,3 +364,53 @@ def test_clicks_send_open_exchange_stop_and_z_with_their_targets(page: Any) -> N
     page.click("[data-testid=announce-zigzag]")
     page.click("[data-testid=counter-1]")
     assert sent() == [{"kind": "signal", "sign": "zig"}, {"kind": "pass"}, {"kind": "announce", "combo": "zigzag"}, {"kind": "counter", "team": 1}]
+
+
+def test_at_a_secret_table_a_sign_waits_for_the_next_move_and_a_made_double_zag_is_greyed_out(page: Any) -> None:
+    """Option signals_seen off: a sign cannot be sent alone (rules: `signs_ride`), the renderer lets it ride on a move."""
+    from games.zigzag.rules import RULES
+    from tests.games.zigzag.zigzag_helpers import NONE_A, NONE_B, NONE_C, NONE_D, STOP_L, act, open_all, table
+
+    hand = [NONE_A[0], STOP_L, NONE_A[2], NONE_A[3]]
+    state = open_all(table([hand, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}, scored={0: ["zag"]}, bonus={0: ["zag"]}))
+    centre = state["centre"]
+    players = [{"seat": s, "username": f"p{s}", "bot": s > 0} for s in range(4)]
+
+    def sent() -> list[dict[str, Any]]:
+        return page.evaluate("window.sent.splice(0)")
+
+    _mount(page, RULES.view(state, 0), players, seat=0, capture=True)
+    expect(page.locator("[data-testid=announce-double_zag]")).to_be_disabled()  # made once: a second one is false
+    expect(page.locator("[data-testid=fills]")).to_be_disabled()
+    expect(page.locator("[data-testid=announce-zigzag]")).to_be_enabled()
+    page.click("[data-testid=sign-zig]")
+    assert sent() == []  # nothing leaves alone
+    expect(page.locator("[data-testid=armed-sign]")).to_have_attribute("data-sign", "zig")
+    expect(page.locator("[data-testid=sign-zig]")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("d")  # another sign replaces it; pressing it again takes it back
+    expect(page.locator("[data-testid=armed-sign]")).to_have_attribute("data-sign", "zag")
+    page.keyboard.press("d")
+    expect(page.locator("[data-testid=armed-sign]")).to_have_count(0)
+    page.keyboard.press("s")
+    # the exchange carries it; a refused move keeps it armed, so the next move carries it again
+    page.click(f"[data-testid=hand-{hand[3]}]")
+    page.click(f"[data-testid=centre-{centre[1]}]")
+    assert sent() == [{"kind": "exchange", "give": hand[3], "take": centre[1], "sign": "zig"}]
+    page.click(f"[data-testid=hand-{STOP_L}]")
+    page.click("[data-testid=player-3]")
+    page.click(f"[data-testid=centre-{centre[2]}]")
+    assert sent() == [{"kind": "stop", "card": STOP_L, "target": 3, "take": centre[2], "sign": "zig"}]
+    # once the view shows my sign made, nothing more rides: the pass goes bare
+    _, after = act(state, 0, {"kind": "exchange", "give": hand[3], "take": centre[1], "sign": "zig"})
+    page.evaluate("(v) => window.renderer.update(v, [])", RULES.view(after, 0))
+    expect(page.locator("[data-testid=armed-sign]")).to_have_count(0)
+    expect(page.locator("[data-testid=my-sign]")).to_have_attribute("data-sign", "zig")
+    expect(page.locator("[data-testid=my-sign]")).not_to_have_attribute("data-stale", "1")  # it describes this hand
+    page.click("[data-testid=pass]")
+    assert sent() == [{"kind": "pass"}]
+    # my partner's screen: the sign, as new as my hand; an opponent's: no trace of it
+    _mount(page, RULES.view(after, 2), players, seat=2, capture=True)
+    expect(page.locator("[data-testid=sign-0]")).to_have_attribute("data-sign", "zig")
+    expect(page.locator("[data-testid=sign-0]")).not_to_have_attribute("data-stale", "1")
+    _mount(page, RULES.view(after, 1), players, seat=1, capture=True)
+    expect(page.locator("[data-testid^=sign-]:not(button)")).to_have_count(0)

@@ -13,6 +13,7 @@ const STRINGS = {
     cancel: "Cancel", pickTarget: "Now click a centre card to exchange it, or first a player to play your {card}", pickTake: "Now click a centre card to take",
     pickCentre: "Now click a centre card to exchange", drawPile: "Draw pile: {n}", discardPile: "Discard: {n}",
     sheet: "Score sheet", failed: "failed counters", signed: "made a sign", signedTo: "signs {sign}", stale: "(older than the hand)",
+    armed: "Secret sign {sign}: it goes with your next exchange, STOP, Z or pass", bonusUsed: "Double ZAG already made",
     combos: { zig: "ZIG", zag: "ZAG", double_zig: "Double ZIG", zigzag: "ZIGZAG", double_zag: "Double ZAG" },
     features: { landscape: "landscape", character: "character", attitude: "attitude" },
     values: {
@@ -57,6 +58,7 @@ const STRINGS = {
     pickTake: "Klicke jetzt eine Karte der Mitte zum Nehmen an", pickCentre: "Klicke jetzt eine Karte der Mitte zum Tauschen an",
     drawPile: "Nachziehstapel: {n}", discardPile: "Ablage: {n}", sheet: "Wertungsblatt", failed: "gescheiterte Konter",
     signed: "hat ein Zeichen gegeben", signedTo: "zeigt {sign}", stale: "(älter als die Hand)",
+    armed: "Geheimes Zeichen {sign}: es geht mit deinem nächsten Tausch, STOP, Z oder Passen", bonusUsed: "Doppel-ZAG schon gemacht",
     combos: { zig: "ZIG", zag: "ZAG", double_zig: "Doppel-ZIG", zigzag: "ZIGZAG", double_zag: "Doppel-ZAG" },
     features: { landscape: "Landschaft", character: "Figur", attitude: "Haltung" },
     values: {
@@ -101,6 +103,7 @@ const STRINGS = {
     pickTake: "Clique maintenant une carte du centre à prendre", pickCentre: "Clique maintenant une carte du centre à échanger",
     drawPile: "Pioche : {n}", discardPile: "Défausse : {n}", sheet: "Feuille de marque", failed: "contres ratés",
     signed: "a fait un signe", signedTo: "signe {sign}", stale: "(plus ancien que la main)",
+    armed: "Signe secret {sign} : il part avec ton prochain échange, STOP, Z ou passe", bonusUsed: "Double ZAG déjà fait",
     combos: { zig: "ZIG", zag: "ZAG", double_zig: "Double ZIG", zigzag: "ZIGZAG", double_zag: "Double ZAG" },
     features: { landscape: "paysage", character: "personnage", attitude: "attitude" },
     values: {
@@ -222,48 +225,56 @@ export function describeEvent(event, lang, players) {
   const team = (t) => `${TEAM_SYMBOLS[t] || ""} ${fill(S.team, { n: t + 1 })} (${[t, t + seats / 2].map(who).join(" & ")})`;
   const combo = (c) => S.combos[c] || String(c || "");
   const nm = who(event.seat);
-  switch (event.kind) {
-    case "dealt":
-      return fill(E.dealt, { m: d.manche });
-    case "tour_started":
-      return fill(E.tourStarted, { t: d.tour });
-    case "timer":
-      return fill(E.timer, { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
-    case "opened":
-      return fill(E.opened, { name: nm, card: cardText(S, d.card), took: d.took && !d.took.hidden ? cardText(S, d.took) : E.startingCard });
-    case "exchanged":
-      return fill(E.exchanged, { name: nm, give: cardText(S, d.give), take: cardText(S, d.take) });
-    case "stopped": {
-      const feature = String((d.card && d.card.face) || "").replace("stop_", "");
-      return fill(E.stopped, { name: nm, feature: S.features[feature] || feature, target: who(d.target), take: cardText(S, d.take) });
+  const line = sentence();
+  // A sign riding on a move (secret signs): the move's sentence, then the sign's, where the event carries it.
+  const sig = d.signal;
+  if (!sig || typeof sig !== "object") return line;
+  return `${line} ${fill(sig.sign ? E.signalled : E.signalledHidden, { name: nm, sign: combo(sig.sign), partner: who(sig.partner) })}`;
+
+  function sentence() {
+    switch (event.kind) {
+      case "dealt":
+        return fill(E.dealt, { m: d.manche });
+      case "tour_started":
+        return fill(E.tourStarted, { t: d.tour });
+      case "timer":
+        return fill(E.timer, { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
+      case "opened":
+        return fill(E.opened, { name: nm, card: cardText(S, d.card), took: d.took && !d.took.hidden ? cardText(S, d.took) : E.startingCard });
+      case "exchanged":
+        return fill(E.exchanged, { name: nm, give: cardText(S, d.give), take: cardText(S, d.take) });
+      case "stopped": {
+        const feature = String((d.card && d.card.face) || "").replace("stop_", "");
+        return fill(E.stopped, { name: nm, feature: S.features[feature] || feature, target: who(d.target), take: cardText(S, d.take) });
+      }
+      case "z_played":
+        return fill(E.z, { name: nm, target: who(d.target), take: cardText(S, d.take) });
+      case "passed":
+        return fill(E.passed, { name: nm });
+      case "signalled":
+        return fill(d.sign ? E.signalled : E.signalledHidden, { name: nm, sign: combo(d.sign), partner: who(d.partner) });
+      case "announced": {
+        const key = d.correct ? "announcedOk" : d.reason === "already_scored" ? "announcedScored" : "announcedBad";
+        const said = d.fills ? `${combo(d.combo)} (${S.fills} ${combo(d.fills)})` : combo(d.combo);
+        return fill(E[key], { name: nm, combo: said, team: team(d.team), scores: combo(d.scores) });
+      }
+      case "countered":
+        return fill(d.confirmed ? E.counterOk : E.counterBad, { name: nm, team: team(d.team), n: d.failed });
+      case "hands_replaced":
+        return fill(E.handsReplaced, { team: team(d.team) });
+      case "reshuffled":
+        return fill(E.reshuffled, { n: d.count });
+      case "tour_ended":
+        return fill(d.reason === "timer" ? E.tourEndedTimer : E.tourEndedPassed, { t: d.tour });
+      case "manche_ended":
+        return fill(d.bonus ? E.mancheEndedBonus : E.mancheEnded, { m: d.manche, team: team(d.team), combo: combo(d.combo) });
+      case "finished": {
+        const winners = (d.outcome && d.outcome.winners) || [];
+        return winners.length ? fill(E.finished, { team: team(winners[0] % (seats / 2)) }) : S.finished;
+      }
+      default:
+        return `${Number.isInteger(event.seat) ? `${nm}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
     }
-    case "z_played":
-      return fill(E.z, { name: nm, target: who(d.target), take: cardText(S, d.take) });
-    case "passed":
-      return fill(E.passed, { name: nm });
-    case "signalled":
-      return fill(d.sign ? E.signalled : E.signalledHidden, { name: nm, sign: combo(d.sign), partner: who(d.partner) });
-    case "announced": {
-      const key = d.correct ? "announcedOk" : d.reason === "already_scored" ? "announcedScored" : "announcedBad";
-      const said = d.fills ? `${combo(d.combo)} (${S.fills} ${combo(d.fills)})` : combo(d.combo);
-      return fill(E[key], { name: nm, combo: said, team: team(d.team), scores: combo(d.scores) });
-    }
-    case "countered":
-      return fill(d.confirmed ? E.counterOk : E.counterBad, { name: nm, team: team(d.team), n: d.failed });
-    case "hands_replaced":
-      return fill(E.handsReplaced, { team: team(d.team) });
-    case "reshuffled":
-      return fill(E.reshuffled, { n: d.count });
-    case "tour_ended":
-      return fill(d.reason === "timer" ? E.tourEndedTimer : E.tourEndedPassed, { t: d.tour });
-    case "manche_ended":
-      return fill(d.bonus ? E.mancheEndedBonus : E.mancheEnded, { m: d.manche, team: team(d.team), combo: combo(d.combo) });
-    case "finished": {
-      const winners = (d.outcome && d.outcome.winners) || [];
-      return winners.length ? fill(E.finished, { team: team(winners[0] % (seats / 2)) }) : S.finished;
-    }
-    default:
-      return `${Number.isInteger(event.seat) ? `${nm}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
   }
 }
 
@@ -279,6 +290,11 @@ export function createRenderer(root, ctx) {
   let shown = null; // {title, groups: [{label, cards}], until}
   let offset = null; // Date.now() - match ms: from hello's now_ms, then from each event's t_ms
   let frozenAt = null; // replay: match ms of the latest event drawn
+  // Secret signs (option signals_seen off): a sign cannot be sent on its own, it rides on my next move that
+  // shows me the hand it describes (exchange, STOP, Z, pass; not the opening). `armed` is that sign, until my
+  // own sign in the view changes to it (`armedFrom`: my sign as it stood when armed).
+  let armed = null;
+  let armedFrom = null;
   const interactive = typeof ctx.send === "function";
 
   root.textContent = "";
@@ -320,6 +336,27 @@ export function createRenderer(root, ctx) {
   }
   function act(action) {
     if (interactive) ctx.send(action);
+  }
+  function secretSigns() {
+    return !!view && !!view.options && view.options.signals_seen === false;
+  }
+  function mySign() {
+    return view && view.seat !== null ? view.signals[String(view.seat)] || null : null;
+  }
+  function sign(which) {
+    if (!secretSigns()) {
+      act({ kind: "signal", sign: which });
+      return;
+    }
+    armed = armed === which ? null : which;
+    armedFrom = JSON.stringify(mySign());
+    render();
+  }
+  function move(action) {
+    act(armed ? { ...action, sign: armed } : action);
+  }
+  function bonusUsed() {
+    return !!view && view.team !== null && view.team !== undefined && view.teams[view.team].bonus.length > 0;
   }
   function say(text) {
     messages.push({ text, until: Date.now() + 10000 });
@@ -378,11 +415,11 @@ export function createRenderer(root, ctx) {
   function clickCentre(id) {
     if (!interactive || !view || view.finished || !myOpened()) return;
     if (special && special.target !== null) {
-      act({ kind: special.kind, card: special.card, target: special.target, take: id });
+      move({ kind: special.kind, card: special.card, target: special.target, take: id });
       special = null;
       selected = null;
     } else if (selected !== null) {
-      act({ kind: "exchange", give: selected, take: id });
+      move({ kind: "exchange", give: selected, take: id });
       selected = null;
       special = null;
     }
@@ -429,7 +466,7 @@ export function createRenderer(root, ctx) {
     if (v.passed.includes(s)) status.append(el("span", { class: "zigzag-badge zigzag-passed", text: S.passed }));
     const sig = v.signals[String(s)];
     if (sig) {
-      const stale = sig.at <= v.changed_at[s];
+      const stale = sig.at < v.changed_at[s]; // equal: the sign rode on the move that made this hand
       const text = sig.sign ? fmt(S.signedTo, { sign: S.combos[sig.sign] }) : S.signed;
       status.append(el("span", {
         class: `zigzag-badge zigzag-sign${stale ? " zigzag-stale" : ""}`, "data-testid": `sign-${s}`, "data-sign": sig.sign || null, "data-stale": stale ? "1" : null,
@@ -524,7 +561,7 @@ export function createRenderer(root, ctx) {
     if (v.passed.includes(v.seat)) status.append(el("span", { class: "zigzag-badge zigzag-passed", text: S.passed }));
     const sig = v.signals[String(v.seat)];
     if (sig && sig.sign) {
-      const stale = sig.at <= v.changed_at[v.seat];
+      const stale = sig.at < v.changed_at[v.seat];
       const text = fmt(S.signedTo, { sign: S.combos[sig.sign] });
       status.append(el("span", {
         class: `zigzag-badge zigzag-sign${stale ? " zigzag-stale" : ""}`, "data-testid": "my-sign", "data-sign": sig.sign, "data-stale": stale ? "1" : null,
@@ -546,9 +583,10 @@ export function createRenderer(root, ctx) {
     } else if (special) hint.textContent = S.pickTake;
     else if (selected !== null) hint.textContent = S.pickCentre;
     controls.append(hint);
+    if (armed) controls.append(el("p", { class: "zigzag-hint zigzag-armed-hint", "data-testid": "armed-sign", "data-sign": armed, text: fmt(S.armed, { sign: S.combos[armed] }) }));
     const row = el("div", { class: "zigzag-buttons" });
     if (!myOpened()) row.append(el("button", { "data-testid": "open", class: "zigzag-primary", text: S.open, disabled: selected === null, onclick: openWith }));
-    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: v.passed.includes(v.seat), onclick: () => act({ kind: "pass" }) }));
+    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: v.passed.includes(v.seat), onclick: () => move({ kind: "pass" }) }));
     if (special && special.target === null) {
       for (let s = 0; s < v.seats; s++) {
         const mineTeam = s % (v.seats / 2) === v.team;
@@ -558,19 +596,26 @@ export function createRenderer(root, ctx) {
       }
     }
     if (selected !== null || special) row.append(el("button", { "data-testid": "cancel", text: S.cancel, onclick: () => { selected = null; special = null; render(); } }));
-    row.append(el("button", { "data-testid": "sign-zig", class: "zigzag-signbtn", text: S.signZig, onclick: () => act({ kind: "signal", sign: "zig" }) }));
-    row.append(el("button", { "data-testid": "sign-zag", class: "zigzag-signbtn", text: S.signZag, onclick: () => act({ kind: "signal", sign: "zag" }) }));
+    for (const [which, text] of [["zig", S.signZig], ["zag", S.signZag]]) {
+      row.append(el("button", {
+        "data-testid": `sign-${which}`, class: `zigzag-signbtn${armed === which ? " zigzag-armed" : ""}`, text,
+        "aria-pressed": secretSigns() ? String(armed === which) : null, onclick: () => sign(which),
+      }));
+    }
     controls.append(row);
     const ann = el("div", { class: "zigzag-buttons zigzag-announce" });
     ann.append(el("span", { class: "zigzag-label", text: `${S.announce}:` }));
     for (const c of [...COMBOS, "double_zag"]) {
+      const spent = c === "double_zag" && bonusUsed(); // made once per match: a second one is false
       ann.append(el("button", {
         "data-testid": `announce-${c}`,
         text: S.combos[c],
+        disabled: spent,
+        title: spent ? S.bonusUsed : null,
         onclick: () => act(c === "double_zag" && fills ? { kind: "announce", combo: c, fills } : { kind: "announce", combo: c }),
       }));
     }
-    const select = el("select", { "data-testid": "fills", "aria-label": S.fills });
+    const select = el("select", { "data-testid": "fills", "aria-label": S.fills, disabled: bonusUsed() });
     select.append(el("option", { value: "", text: `${S.combos.double_zag} ${S.fills}: ${S.auto}` }));
     const scored = v.teams[v.team].scored;
     for (const c of COMBOS) if (!scored.includes(c)) select.append(el("option", { value: c, text: `${S.combos.double_zag} ${S.fills}: ${S.combos[c]}`, selected: fills === c }));
@@ -669,7 +714,7 @@ export function createRenderer(root, ctx) {
       special = null;
     }
     const names = (api.players || []).map((p) => [p.seat, p.username]);
-    const local = [selected, special, interactive];
+    const local = [selected, special, interactive, armed];
     const me = v.seat === null ? null : String(v.seat);
     if (changed("header", [v.manche, v.tour, v.draw_count, v.discard_count, v.seat, v.finished, !!v.hands])) renderHeader();
     else tick();
@@ -682,12 +727,18 @@ export function createRenderer(root, ctx) {
     if (changed("sheet", [v.teams, v.outcome, v.finished, v.team_combos, v.team, v.seat, names])) renderSheet();
   }
 
+  function saySign(seat, sig) {
+    if (view && seat !== view.seat) say(sig.sign ? fmt(S.evSign, { name: name(seat), sign: S.combos[sig.sign] }) : fmt(S.evSignSeen, { name: name(seat) }));
+  }
+
   function describe(e) {
     const d = e.data || {};
+    if (d.signal && typeof d.signal === "object") saySign(e.seat, d.signal); // a sign riding on a move
     switch (e.kind) {
       case "signalled":
-        if (view && e.seat !== view.seat) say(d.sign ? fmt(S.evSign, { name: name(e.seat), sign: S.combos[d.sign] }) : fmt(S.evSignSeen, { name: name(e.seat) }));
+        saySign(e.seat, d);
         break;
+
       case "announced":
         if (d.correct) {
           const text = fmt(S.evAnnounceOk, { name: name(e.seat), combo: S.combos[d.combo], team: teamName(d.team), scores: S.combos[d.scores] });
@@ -733,6 +784,10 @@ export function createRenderer(root, ctx) {
   // meta: {now_ms} from the socket's hello (match time at connect) so the tour countdown runs before any event arrives.
   function update(v, events, meta) {
     view = v;
+    if (armed) {
+      const now = mySign();
+      if ((now && now.sign === armed && JSON.stringify(now) !== armedFrom) || v.finished || v.seat === null) armed = null; // it rode
+    }
     if (meta && typeof meta.now_ms === "number") offset = Date.now() - meta.now_ms;
     frozenAt = null;
     for (const e of events || []) {
@@ -758,9 +813,9 @@ export function createRenderer(root, ctx) {
       if (c) clickCentre(c.id);
     } else if (k === "o") openWith();
     else if (k === "p") {
-      if (myOpened() && !view.passed.includes(view.seat)) act({ kind: "pass" });
-    } else if (k === "s") act({ kind: "signal", sign: "zig" });
-    else if (k === "d") act({ kind: "signal", sign: "zag" });
+      if (myOpened() && !view.passed.includes(view.seat)) move({ kind: "pass" });
+    } else if (k === "s") sign("zig");
+    else if (k === "d") sign("zag");
     else if (k === "escape") {
       selected = null;
       special = null;

@@ -11,7 +11,8 @@ import pytest
 from games.engine import BotContext, BotMove, Event, fold_all
 from games.testing import play_bots, redacted_history
 from games.zigzag.bot import BOT, LEVELS
-from games.zigzag.rules import RULES, partner_of, team_of
+from games.zigzag.rules import ATTITUDES, RULES, partner_of, team_of
+from replays.stats import match_figures
 from tests.games.zigzag.zigzag_helpers import (
     NONE_A,
     NONE_B,
@@ -20,7 +21,9 @@ from tests.games.zigzag.zigzag_helpers import (
     NONE_E,
     NONE_F,
     STOP_L,
+    ZAG_PINK_WATER,
     ZIG_PINK,
+    ch,
     deal_events,
 )
 
@@ -111,15 +114,15 @@ def test_bot_ignores_a_sign_older_than_its_partners_hand() -> None:
     assert move is None or move.action["kind"] != "announce"
 
 
-def _scored_log(hands: list[list[int]], team: int, combos: list[str]) -> list[Event]:
-    """A log whose first manche scored `combos` for `team`, then deals `hands`."""
+def _scored_log(hands: list[list[int]], team: int, combos: list[str], bonus: tuple[str, ...] = ()) -> list[Event]:
+    """A log whose first manche scored `combos` for `team` (those in `bonus` by a Double ZAG), then deals `hands`."""
     pre = RULES.setup(len(hands), {}, random.Random(0))[:1]
     for i, combo in enumerate(combos):
         pre.append(
             {
                 "kind": "manche_ended",
                 "seat": None,
-                "data": {"manche": 1, "team": team, "combo": combo, "bonus": False, "scored": combos[: i + 1]},
+                "data": {"manche": 1, "team": team, "combo": combo, "bonus": combo in bonus, "scored": combos[: i + 1]},
             }
         )
     return _log([*pre, *deal_events(hands, manche=2)])
@@ -152,9 +155,12 @@ def test_bot_counters_a_standing_opponent_sign_only_when_it_saw_one() -> None:
                 assert move.at_ms >= 100 + LEVELS["hard"].counter[0]
                 countered += 1
     assert countered > 0
-    # without signals_seen the opponents know nothing, and never counter
+    # without signals_seen the opponents know nothing, and never counter: the sign rides on a pass
     log = _log(deal_events([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}))
-    log = _play(log, 0, {"kind": "signal", "sign": "zig"}, 100)
+    for s in range(4):
+        log = _play(log, s, {"kind": "open", "card": fold_all(RULES, log)["hands"][s][0]}, 50 + s)
+    log = _play(log, 0, {"kind": "pass", "sign": "zig"}, 100)
+    assert fold_all(RULES, log)["signals"][0]["sign"] == "zig"
     for seat in (1, 3):
         for level in LEVELS:
             move = BOT.choose(_ctx(log, seat, level), random.Random(0))
@@ -222,3 +228,72 @@ def test_tours_end_by_passes_in_bot_play() -> None:
     report = play_bots(RULES, BOT, ["hard"] * 4, 8)
     reasons = [e["data"]["reason"] for e in report.log if e["kind"] == "tour_ended"]
     assert reasons.count("passed") > reasons.count("timer")
+
+
+SECRET = {"signals_seen": False}
+
+
+def test_bot_at_a_secret_table_signs_on_its_move_and_its_partner_announces_it() -> None:
+    """With `signals_seen` off a sign rides on a move (rules module, "Secret signs"): the bot's pass carries it."""
+    log = _log(deal_events([ZIG_PINK, NONE_B, NONE_C, NONE_D], options=SECRET))
+    move = BOT.choose(_ctx(log, 0), random.Random(0))
+    assert move is not None and move.action["kind"] == "open" and "sign" not in move.action  # blind: no sign
+    for s in range(4):
+        log = _play(log, s, {"kind": "open", "card": fold_all(RULES, log)["hands"][s][0]}, 100 + s)
+    assert RULES.view(fold_all(RULES, log), 0)["hand_class"] == "zig"
+    move = BOT.choose(_ctx(log, 0), random.Random(0))
+    assert move is not None and move.action == {"kind": "pass", "sign": "zig"}
+    assert move.at_ms <= 103 + LEVELS["normal"].sign[1]  # a sign's speed, not a pass's
+    log = _play(log, 0, move.action, move.at_ms)
+    answer = BOT.choose(_ctx(log, 2), random.Random(0))
+    assert answer is not None and answer.action == {"kind": "announce", "combo": "zig"}
+    log = _play(log, 2, answer.action, answer.at_ms)
+    assert fold_all(RULES, log)["scored"][0] == ["zig"]
+
+
+def test_bot_at_a_secret_table_signs_the_class_its_exchange_makes() -> None:
+    pink = ch("pink", "tree", "suitcase")
+    hand = [ch("pink", "water", "cocktail"), ch("pink", "flame", "running"), ch("pink", "cloud", "sunglasses"), NONE_A[0]]
+    hands = [hand, [*NONE_B[:3], pink], NONE_C, NONE_D]
+    log = _log(deal_events(hands, starting=[NONE_A[1], NONE_A[2], NONE_A[3], NONE_E[0]], options=SECRET))
+    for s in range(4):
+        log = _play(log, s, {"kind": "open", "card": fold_all(RULES, log)["hands"][s][-1]}, 100 + s)
+    assert pink in fold_all(RULES, log)["centre"]
+    move = BOT.choose(_ctx(log, 0), random.Random(0))
+    assert move is not None and move.action["kind"] == "exchange" and move.action["take"] == pink
+    assert move.action["sign"] == "zig"  # the hand the exchange leaves it: four pink cards
+    log = _play(log, 0, move.action, move.at_ms)
+    assert RULES.view(fold_all(RULES, log), 2)["signals"]["0"]["sign"] == "zig"
+
+
+def test_bot_does_not_announce_a_second_double_zag() -> None:
+    """A team's Double ZAG counts once (issue 15): with it made, two ZAGs score nothing."""
+    zag_b = [ch("green", "cloud", a) for a in ATTITUDES]
+    log = _scored_log([ZAG_PINK_WATER, NONE_B, zag_b, NONE_D], 0, ["zig"])
+    log = _play(log, 0, {"kind": "signal", "sign": "zag"}, 100)
+    move = BOT.choose(_ctx(log, 2, "hard"), random.Random(0))
+    assert move is not None and move.action == {"kind": "announce", "combo": "double_zag", "fills": "zigzag"}
+    log = _scored_log([ZAG_PINK_WATER, NONE_B, zag_b, NONE_D], 0, ["zig", "zag"], bonus=("zag",))
+    assert fold_all(RULES, log)["bonus"][0] == ["zag"]
+    log = _play(log, 0, {"kind": "signal", "sign": "zag"}, 100)
+    for level in LEVELS:
+        move = BOT.choose(_ctx(log, 2, level), random.Random(0))
+        assert move is None or move.action.get("combo") != "double_zag", level
+
+
+@pytest.mark.parametrize("seats", (4, 6))
+def test_bot_matches_at_secret_tables_end_with_signs_riding_on_moves(seats: int) -> None:
+    riding = 0
+    for seed in range(8 if seats == 4 else 5):
+        report = play_bots(RULES, BOT, _levels(seats, seed), 700 + seed, options=SECRET)
+        assert report.rule_errors == 0, seed
+        assert report.outcome is not None, f"match {seed} did not end"
+        kinds = [e["kind"] for e in report.log]
+        assert "signalled" not in kinds  # never a sign of its own: every one rode on a move
+        signs = sum(1 for e in report.log if "signal" in e["data"])
+        riding += signs
+        figures = match_figures("zigzag", report.log, seats, report.outcome)
+        assert sum(f.counts.get("signs_sent", 0) for f in figures.per_seat) == signs  # the statistics count them too
+        for t, bonus in enumerate(fold_all(RULES, report.log)["bonus"]):
+            assert len(bonus) <= 1, (seed, t)
+    assert riding > 0

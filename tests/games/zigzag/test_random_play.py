@@ -9,7 +9,9 @@ reshuffle order, no face-down discard.
 
 Signs are not cards, so their secrecy is checked here explicitly: no
 redaction or view for anyone but the signer and its partner carries a sign's
-content, and with `signals_seen` off they get nothing at all.
+content, and with `signals_seen` off they get nothing at all (the move a
+sign rode on, exactly as without it; tests/security/test_zigzag_signals.py
+compares whole streams).
 
 `RANDOM_GAMES` (env) sizes the run; the default keeps this file under 20 s.
 """
@@ -49,34 +51,43 @@ def test_many_short_random_games_over_every_option(seats: int) -> None:
 
 
 def test_sign_content_reaches_only_signer_and_partner() -> None:
-    signs = hidden = 0
+    """Standalone signs (option on) and signs riding on moves (either option)."""
+    signs = hidden = riding = 0
     for seed in range(max(4, GAMES)):
         seats = SEATS[seed % 2]
         report = play_random(HARNESS, seats, seed=500 + seed, max_actions=500, check=False)
         state = None
         for e in report.log:
             state = RULES.fold(state, e)
-            if e["kind"] != "signalled":
+            if e["kind"] == "signalled":
+                signer, sign = e["seat"], e["data"]["sign"]
+            elif "signal" in e["data"]:
+                signer, sign = e["seat"], e["data"]["signal"]["sign"]
+                riding += 1
+            else:
                 continue
             signs += 1
-            signer, sign = e["seat"], e["data"]["sign"]
+            assert e["kind"] != "signalled" or state["options"]["signals_seen"], "a sign of its own at a secret table"
             friends = {signer, partner_of(signer, seats)}
+            unsigned = {**e, "data": {k: v for k, v in e["data"].items() if k != "signal"}}
             for seat in [None, *range(seats)]:
                 red = RULES.redact(e, seat)
                 view = RULES.view(state, seat)
                 if seat in friends:
-                    assert red is not None and red["data"]["sign"] == sign
+                    assert red is not None and sign in (red["data"].get("sign"), red["data"].get("signal", {}).get("sign"))
                     assert view["signals"][str(signer)]["sign"] == sign
                     continue
+                assert red is None or sign not in json.dumps(red["data"])
                 if not state["options"]["signals_seen"]:
-                    assert red is None
+                    # exactly the event the move makes without a sign; the view has no trace of it
+                    assert json.dumps(red) == json.dumps(RULES.redact(unsigned, seat))
                     assert str(signer) not in view["signals"]
                     hidden += 1
                     continue
-                assert red is not None and red["kind"] == "signalled"
-                assert "sign" not in red["data"] and sign not in json.dumps(red["data"])
+                assert red is not None and red["kind"] == e["kind"]
+                assert "sign" not in red["data"] and red["data"].get("signal", {}).get("sign") is None
                 assert "sign" not in view["signals"][str(signer)]
-    assert signs > 20 and hidden > 0
+    assert signs > 20 and hidden > 0 and riding > 0
 
 
 def test_random_action_sometimes_sends_garbage_that_is_refused() -> None:

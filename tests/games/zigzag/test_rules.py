@@ -459,14 +459,97 @@ def test_sign_content_reaches_the_partner_only_others_see_that_one_was_made() ->
     assert "sign" not in RULES.view(state, None)["signals"]["0"]
 
 
-def test_option_signals_seen_false_hides_the_sign_entirely() -> None:
+def test_d_option_signals_seen_false_refuses_a_sign_of_its_own() -> None:
+    """A sign that is an event of its own reaches every socket (PROTOCOL.md): with the option off there is none."""
     state = table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"signals_seen": False})
-    events, state = act(state, 1, {"kind": "signal", "sign": "zag"})
-    assert RULES.redact(events[0], 3)["data"]["sign"] == "zag"
-    assert RULES.redact(events[0], 0) is None
-    assert RULES.redact(events[0], None) is None
-    assert RULES.view(state, 0)["signals"] == {}
-    assert RULES.view(state, 3)["signals"]["1"]["sign"] == "zag"
+    rules_error(state, 1, {"kind": "signal", "sign": "zag"}, "signs_ride")
+    rules_error(state, 1, {"kind": "signal", "sign": "zog"}, "bad_action")
+
+
+SIGN_MOVES = ("open", "exchange", "stop", "z", "pass")
+
+
+def _move(state: Any, seat: int, kind: str) -> dict[str, Any]:
+    """A legal move of `kind` for `seat` (seat 0 holds a STOP and a Z; everyone but `seat` opened)."""
+    hand, centre = state["hands"][seat], state["centre"]
+    if kind == "open":
+        return {"kind": "open", "card": hand[0]}
+    if kind == "exchange":
+        return {"kind": "exchange", "give": hand[0], "take": centre[0]}
+    if kind == "stop":
+        return {"kind": "stop", "card": STOP_L, "target": 1, "take": centre[0]}
+    if kind == "z":
+        return {"kind": "z", "card": Z1, "target": 2, "take": centre[0]}
+    return {"kind": "pass"}
+
+
+@pytest.mark.parametrize("seen", [False, True])
+@pytest.mark.parametrize("kind", SIGN_MOVES)
+def test_d_a_sign_rides_on_a_move_and_only_the_team_can_tell(kind: str, seen: bool) -> None:
+    hand = [NONE_A[0], STOP_L, Z1, NONE_A[3]]
+    state = table([hand, NONE_B, NONE_C, NONE_D], options={"signals_seen": seen})
+    state = open_all(state, [1, 2, 3] if kind == "open" else None)
+    action = _move(state, 0, kind)
+    plain, without = act(state, 0, action)
+    signed, after = act(state, 0, {**action, "sign": "zag"})
+    assert kinds(signed) == kinds(plain) and signed[0]["data"]["signal"] == {"sign": "zag", "partner": 2, "public": seen}
+    # the move happened exactly as without the sign; the sign describes the hand it left
+    assert {k: v for k, v in after.items() if k != "signals"} == {k: v for k, v in without.items() if k != "signals"}
+    assert after["signals"][0] == {"sign": "zag", "at": after["clock"], "count": 1}
+    assert after["changed_at"][0] in (after["clock"], without["changed_at"][0])
+    for seat in (0, 2):
+        assert RULES.redact(signed[0], seat)["data"]["signal"]["sign"] == "zag"
+        assert RULES.view(after, seat)["signals"]["0"]["sign"] == "zag"
+    for seat in (1, 3, None):
+        red = [RULES.redact(e, seat) for e in signed]
+        if seen:  # that a sign was made, not which
+            assert red[0]["data"]["signal"] == {"partner": 2, "public": True}
+            assert RULES.view(after, seat)["signals"]["0"] == {"at": after["clock"], "count": 1}
+        else:  # not even that: the same bytes as the unsigned move, the same view
+            assert json.dumps(red) == json.dumps([RULES.redact(e, seat) for e in plain])
+            assert json.dumps(RULES.view(after, seat)) == json.dumps(RULES.view(without, seat))
+        assert "zag" not in json.dumps(red)
+
+
+def test_d_a_riding_sign_is_as_new_as_the_hand_its_move_made() -> None:
+    state = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}))
+    _, state = act(state, 0, {"kind": "exchange", "give": state["hands"][0][0], "take": state["centre"][0], "sign": "zig"})
+    v = RULES.view(state, 2)
+    assert v["signals"]["0"]["at"] == v["changed_at"][0]  # not older than the hand: it describes it
+    _, state = act(state, 0, {"kind": "exchange", "give": state["hands"][0][0], "take": state["centre"][1]})
+    v = RULES.view(state, 2)
+    assert v["signals"]["0"]["at"] < v["changed_at"][0]  # the hand changed since
+
+
+def test_d_a_sign_on_the_pass_that_ends_the_tour_goes_with_the_pass() -> None:
+    state = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}))
+    for s in (1, 2, 3):
+        _, state = act(state, s, {"kind": "pass"})
+    events, state = act(state, 0, {"kind": "pass", "sign": "zig"})
+    assert kinds(events)[:2] == ["passed", "tour_ended"] and "signal" in events[0]["data"]
+    assert all("signal" not in e["data"] for e in events[1:])
+    assert state["signals"][0]["sign"] == "zig" and state["tour"] == 2
+
+
+def test_d_a_sign_rides_only_on_hand_moves_and_is_zig_or_zag() -> None:
+    state = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}))
+    rules_error(state, 0, {"kind": "pass", "sign": "zog"}, "bad_action")
+    rules_error(state, 0, {"kind": "pass", "sign": ["zig"]}, "bad_action")
+    rules_error(state, 2, {"kind": "announce", "combo": "zig", "sign": "zig"}, "bad_action")
+    rules_error(state, 1, {"kind": "counter", "team": 0, "sign": "zag"}, "bad_action")
+    rules_error(state, 0, {"kind": "exchange", "give": state["hands"][0][0], "take": 999, "sign": "zig"}, "bad_action")
+
+
+def test_d_the_end_of_the_match_shows_every_sign() -> None:
+    state = open_all(
+        table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}, scored={0: ["zag", "double_zig", "zigzag"]})
+    )
+    _, state = act(state, 0, {"kind": "pass", "sign": "zig"})
+    _, state = act(state, 1, {"kind": "pass", "sign": "zag"})
+    _, over = act(state, 2, {"kind": "announce", "combo": "zig"})
+    assert over["finished"]
+    for seat in (None, 0, 1, 2, 3):  # every view of the finished table shows every sign
+        assert {k: v["sign"] for k, v in RULES.view(over, seat)["signals"].items()} == {"0": "zig", "1": "zag"}
 
 
 def test_sign_is_any_time_but_only_zig_or_zag() -> None:
@@ -593,6 +676,38 @@ def test_d_double_zag_filling_a_scored_combination_is_false() -> None:
     state = table([ZAG_PINK_WATER, NONE_B, ZAG_GREEN_CLOUD, NONE_D], scored={0: ["zig"]})
     events, _ = act(state, 2, {"kind": "announce", "combo": "double_zag", "fills": "zig"})
     assert events[0]["data"]["correct"] is False and events[0]["data"]["reason"] == "already_scored"
+
+
+def test_d_double_zag_counts_once_a_second_one_is_false_and_punished() -> None:
+    state = table([ZAG_PINK_WATER, NONE_B, ZAG_GREEN_CLOUD, NONE_D], scored={0: ["zig", "zag"]}, bonus={0: ["zag"]})
+    assert RULES.view(state, 1)["teams"][0]["bonus"] == ["zag"]  # public: everyone knows it is made
+    for action in (
+        {"kind": "announce", "combo": "double_zag"},
+        {"kind": "announce", "combo": "double_zag", "fills": "zigzag"},
+    ):
+        events, after = act(state, 2, action)
+        assert kinds(events)[:2] == ["announced", "hands_replaced"]
+        assert events[0]["data"]["correct"] is False and events[0]["data"]["reason"] == "already_scored"
+        assert after["scored"][0] == ["zig", "zag"] and after["manche"] == state["manche"]
+        assert after["hands"][0] != ZAG_PINK_WATER and after["hands"][2] != ZAG_GREEN_CLOUD
+    # the other team's Double ZAG is its own
+    other = table([NONE_B, ZAG_PINK_WATER, NONE_D, ZAG_GREEN_CLOUD], scored={0: ["zig", "zag"]}, bonus={0: ["zag"]})
+    events, _ = act(other, 1, {"kind": "announce", "combo": "double_zag"})
+    assert events[0]["data"]["correct"] is True
+
+
+def test_d_one_zig_and_three_double_zags_do_not_win() -> None:
+    """The report of issue 15: a team filled three combinations with Double ZAGs and won."""
+    state = table([ZAG_PINK_WATER, NONE_B, ZAG_GREEN_CLOUD, NONE_D], scored={0: ["zig"]})
+    events, state = act(state, 0, {"kind": "announce", "combo": "double_zag", "fills": "zag"})
+    assert events[0]["data"]["correct"] is True and state["bonus"][0] == ["zag"]
+    for fills in ("double_zig", "zigzag"):  # a later manche deals the team two ZAGs again
+        state = table(
+            [ZAG_PINK_WATER, NONE_B, ZAG_GREEN_CLOUD, NONE_D], scored={0: state["scored"][0]}, bonus={0: state["bonus"][0]}
+        )
+        events, state = act(state, 0, {"kind": "announce", "combo": "double_zag", "fills": fills})
+        assert events[0]["data"]["correct"] is False
+    assert state["scored"][0] == ["zig", "zag"] and not state["finished"]
 
 
 def test_d_fills_only_with_double_zag() -> None:

@@ -106,9 +106,10 @@ def test_view_all_applies_the_stops_before_each_player() -> None:
 
 @pytest.mark.parametrize("seen", [True, False])
 def test_view_all_shows_the_content_of_every_sign(seen: bool) -> None:
-    state = table([ZIG_PINK, NONE_A, NONE_B, NONE_C], options={"signals_seen": seen})
-    _, state = act(state, 0, {"kind": "signal", "sign": "zig"})
-    _, state = act(state, 3, {"kind": "signal", "sign": "zag"})
+    state = open_all(table([ZIG_PINK, NONE_A, NONE_B, NONE_C], options={"signals_seen": seen}))
+    # signs riding on moves: the only way with the option off, allowed with it on
+    _, state = act(state, 0, {"kind": "pass", "sign": "zig"})
+    _, state = act(state, 3, {"kind": "exchange", "give": state["hands"][3][0], "take": state["centre"][0], "sign": "zag"})
     public = RULES.view(state, None)
     everything = check_view_all(state)
     if seen:

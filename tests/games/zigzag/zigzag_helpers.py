@@ -132,8 +132,12 @@ def table(
     options: dict[str, Any] | None = None,
     scored: dict[int, list[str]] | None = None,
     failed: dict[int, int] | None = None,
+    bonus: dict[int, list[str]] | None = None,
 ) -> State:
-    """A folded table; `scored` and `failed` are set by folding real events of an earlier manche."""
+    """A folded table; `scored` and `failed` are set by folding real events of an earlier manche.
+
+    `bonus`: per team, which of its `scored` combinations a Double ZAG filled.
+    """
     seats = len(hands)
     events: list[Event] = []
     manche = 1
@@ -142,8 +146,9 @@ def table(
         events += RULES.setup(seats, options or {}, rng)[:1]
         for team, combos in (scored or {}).items():
             for i in range(len(combos)):
+                filled = combos[i] in (bonus or {}).get(team, [])
                 events.append(
-                    event("manche_ended", None, manche=1, team=team, combo=combos[i], bonus=False, scored=combos[: i + 1])
+                    event("manche_ended", None, manche=1, team=team, combo=combos[i], bonus=filled, scored=combos[: i + 1])
                 )
         for team, n in (failed or {}).items():
             events.append(
