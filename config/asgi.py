@@ -13,12 +13,13 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.ws_auth import TokenOrSessionAuth, same_origin_only  # noqa: E402
+from config.middleware import refuse_unstorable_sockets  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": same_origin_only(TokenOrSessionAuth(URLRouter(websocket_urlpatterns))),
+        "websocket": refuse_unstorable_sockets(same_origin_only(TokenOrSessionAuth(URLRouter(websocket_urlpatterns)))),
     }
 )
 

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RefuseUnstorableText",  # NUL in a URL or header: 400 before anything reads it
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -223,6 +224,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    # Bodies read by config.wire: size, depth, storable text, finite numbers (400 `bad_json`).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser", "config.parsers.FormParser", "config.parsers.MultiPartParser"],
     # Behind TRUSTED_PROXY_COUNT proxies, like accounts.throttling.client_address (DRF's default trusts
     # any X-Forwarded-For a client sends).
     "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),

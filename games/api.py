@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.query import OneOfField, QuerySerializer, query_params
 from games import errors, selectors, services
 
 
@@ -54,6 +55,11 @@ class BotIn(serializers.Serializer):
     level = serializers.ChoiceField(choices=["easy", "normal", "hard"], required=False, default="normal")
 
 
+class TableListQuery(QuerySerializer):
+    status = OneOfField(choices=["open", "playing", "finished"], required=False)
+    game = serializers.CharField(required=False, max_length=20)
+
+
 def _payload(table_id: int) -> dict[str, Any]:
     return selectors.table_payload(selectors.table_get(table_id=table_id))
 
@@ -77,10 +83,8 @@ class TableListApi(PlatformApi):
         responses={200: TableSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
-        status_ = request.query_params.get("status") or None
-        if status_ not in (None, "open", "playing", "finished"):
-            raise errors.bad_request("status must be open, playing or finished", "bad_status")
-        tables = selectors.table_list(status=status_, game=request.query_params.get("game") or None)[:200]
+        q = query_params(request, TableListQuery)
+        tables = selectors.table_list(status=q.get("status"), game=q.get("game"))[:200]
         return Response([selectors.table_payload(t) for t in tables])
 
     @extend_schema(request=TableCreateIn, responses={201: TableSerializer})

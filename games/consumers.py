@@ -18,6 +18,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from config import wire
 from games import errors, heartbeat, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.models import Match, Table
@@ -201,14 +202,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("server_error", "the server could not handle this message; nothing was applied", self.answering)
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode("utf-8")) > settings.WS_MAX_MESSAGE_BYTES:
-            await self.error("bad_message", f"messages are limited to {settings.WS_MAX_MESSAGE_BYTES} bytes")
-            return
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            await self.error("bad_message", "not JSON")
+        try:  # size, nesting, storable text, finite numbers: one loader for every socket (config/wire.py)
+            message = wire.loads(text_data if text_data is not None else bytes_data or b"", max_bytes=settings.WS_MAX_MESSAGE_BYTES)
+        except wire.WireError as e:
+            await self.error("bad_message", e.message)
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await self.error("bad_message", "a message is an object with a string `type`")
@@ -307,7 +304,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error(e.code, e.message)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class ReadOnlyConsumer(AsyncWebsocketConsumer):
+    """A socket clients only listen on (lobby, tournaments): `ping` answers `pong`, anything else
+    `bad_message`. Its frames are read by the same loader as the table socket's (config/wire.py)."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = wire.loads(text_data if text_data is not None else bytes_data or b"", max_bytes=settings.WS_MAX_MESSAGE_BYTES)
+        except wire.WireError as e:
+            reply = {"type": "error", "code": "bad_message", "message": e.message}
+        else:
+            is_ping = isinstance(message, dict) and message.get("type") == "ping"
+            reply = {"type": "pong"} if is_ping else {"type": "error", "code": "bad_message", "message": "this socket is read-only"}
+        await self.send(text_data=json.dumps(reply))
+
+
+class LobbyConsumer(ReadOnlyConsumer):
     """`ws/lobby/`: tables as they open, fill and start."""
 
     async def connect(self) -> None:
@@ -316,9 +328,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": "bad_message", "message": "the lobby socket is read-only"}))
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "table", "table": message["table"]}))

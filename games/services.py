@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import bot_user
+from config import wire
 from games import action_sql, broadcast, errors, selectors
 from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table, TableConnection, WebProcess
@@ -310,10 +311,21 @@ def _match_create(*, table: Table, seats: list[Seat], seed: str | None) -> Match
 
 
 def _check_action_shape(action: Any, action_id: Any) -> None:
+    """Refuse, before the transaction, what no rules could decide or the database could not store.
+
+    The id is stored as text and the action reaches rules and events: a NUL or a lone surrogate
+    in either (whichever way it got here) would fail in the database or an encoder, not as an error.
+    """
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
         raise errors.PlatformError("bad_message", "action must be an object with a string `kind`")
     if action_id is not None and (not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID):
         raise errors.PlatformError("bad_message", f"id must be a string of 1 to {MAX_ACTION_ID} characters")
+    try:
+        if action_id is not None:
+            wire.check_text(action_id, "id")
+        wire.check(action)
+    except wire.WireError as e:
+        raise errors.PlatformError("bad_message", e.message) from None
 
 
 def action_submit(
@@ -600,6 +612,8 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
 
     if not isinstance(text, str) or not text.strip():
         raise errors.bad_request("a chat message needs text", "bad_message")
+    if wire.text_problem(text) is not None:  # stored as text and broadcast: refused here, whoever calls
+        raise errors.bad_request(f"chat text contains {wire.text_problem(text)}", "bad_message")
     text = text.strip()
     if len(text) > settings.CHAT_MAX_LENGTH:
         raise errors.bad_request(f"at most {settings.CHAT_MAX_LENGTH} characters", "too_long")

@@ -7,8 +7,6 @@ perspective 403, an unknown match 404; a large `limit` is capped.
 
 from __future__ import annotations
 
-import re
-
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
@@ -16,28 +14,54 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.query import OneOfField, QuerySerializer, WholeNumberField, query_params
 from games import errors
 from games.api import PlatformApi
 from games.models import Match
 from games.registry import all_slugs
 from replays import selectors
 
-_WHOLE = re.compile(r"\d{1,15}", re.ASCII)
 MAX_PAGE = 100
 
 
-def _int_param(request: Request, name: str, default: int, *, low: int = 0, high: int | None = None) -> int:
-    """A whole number from the query string, or a 400 naming the parameter and its range."""
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    bounds = f"from {low} to {high}" if high is not None else f"of {low} or more"
-    if not _WHOLE.fullmatch(raw):
-        raise errors.bad_request(f"{name} must be a whole number {bounds}", f"bad_{name}")
-    value = int(raw)
-    if value < low or (high is not None and value > high):
-        raise errors.bad_request(f"{name} must be a whole number {bounds}", f"bad_{name}")
-    return value
+# The query parameters of each endpoint (config/query.py: a bad one is a 400 `bad_<name>` naming it).
+class MatchListQuery(QuerySerializer):
+    game = serializers.CharField(required=False, max_length=40)
+    player = serializers.CharField(required=False, allow_blank=True, max_length=150)
+    status = OneOfField(choices=Match.Status.values, required=False)
+    limit = WholeNumberField(min_value=1, required=False)  # read again (capped) by MatchPagination
+    offset = WholeNumberField(required=False)
+
+    def validate_game(self, value: str) -> str:
+        if value not in all_slugs():
+            raise serializers.ValidationError(f"game must be one of {', '.join(all_slugs())}")
+        return value
+
+
+class _UpToSeq(QuerySerializer):
+    """A seq is bounded by the match's own: its `seq` comes in the context."""
+
+    def up_to_seq(self, name: str, value: int) -> int:
+        if value > self.context["seq"]:
+            raise self.fields[name].refuse(self.context["seq"])
+        return value
+
+
+class TimelineQuery(_UpToSeq):
+    perspective = serializers.CharField(required=False, max_length=20)
+    from_ = WholeNumberField(required=False, default=0)
+    limit = WholeNumberField(min_value=1, required=False, default=lambda: selectors.DEFAULT_LIMIT)
+
+    def validate_from(self, value: int) -> int:
+        return self.up_to_seq("from", value)
+
+
+class StateQuery(_UpToSeq):
+    perspective = serializers.CharField(required=False, max_length=20)
+    at = WholeNumberField(min_value=1, required=False)
+
+    def validate_at(self, value: int) -> int:
+        return self.up_to_seq("at", value)
 
 
 class MatchPagination(LimitOffsetPagination):
@@ -126,15 +150,8 @@ class MatchListApi(PlatformApi):
         responses={200: MatchPageOut},
     )
     def get(self, request: Request) -> Response:
-        game = request.query_params.get("game") or None
-        if game is not None and game not in all_slugs():
-            raise errors.bad_request(f"game must be one of {', '.join(all_slugs())}", "bad_game")
-        status_ = request.query_params.get("status") or None
-        if status_ not in (None, *Match.Status.values):
-            raise errors.bad_request("status must be live, finished or aborted", "bad_status")
-        _int_param(request, "limit", 0, low=1)
-        _int_param(request, "offset", 0)
-        qs = selectors.match_list(game=game, player=request.query_params.get("player") or None, status=status_)
+        q = query_params(request, MatchListQuery)
+        qs = selectors.match_list(game=q.get("game"), player=q.get("player") or None, status=q.get("status"))
         paginator = MatchPagination()
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response([selectors.match_summary(m) for m in page or []])
@@ -150,8 +167,8 @@ class MatchDetailApi(PlatformApi):
         return Response(selectors.match_summary(selectors.match_get(match_id=match_id)))
 
 
-def _perspective(request: Request, match: Match) -> tuple[str, int | None]:
-    perspective, seat = selectors.parse_perspective(request.query_params.get("perspective"))
+def _perspective(request: Request, match: Match, value: str | None) -> tuple[str, int | None]:
+    perspective, seat = selectors.parse_perspective(value)
     selectors.check_perspective(match=match, perspective=perspective, seat=seat, user=request.user)
     return perspective, seat
 
@@ -174,10 +191,9 @@ class TimelineApi(PlatformApi):
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_for_replay(match_id=match_id)
-        perspective, seat = _perspective(request, match)
-        after = _int_param(request, "from", 0, high=match.seq)
-        limit = _int_param(request, "limit", selectors.DEFAULT_LIMIT, low=1)
-        return Response(selectors.timeline(match=match, perspective=perspective, seat=seat, after=after, limit=limit))
+        q = query_params(request, TimelineQuery, seq=match.seq)
+        perspective, seat = _perspective(request, match, q.get("perspective"))
+        return Response(selectors.timeline(match=match, perspective=perspective, seat=seat, after=q["from"], limit=q["limit"]))
 
 
 class StateApi(PlatformApi):
@@ -191,9 +207,9 @@ class StateApi(PlatformApi):
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_for_replay(match_id=match_id)
-        perspective, seat = _perspective(request, match)
-        at = _int_param(request, "at", match.seq, low=1, high=match.seq)
-        return Response(selectors.view_at(match=match, at=at, perspective=perspective, seat=seat))
+        q = query_params(request, StateQuery, seq=match.seq)
+        perspective, seat = _perspective(request, match, q.get("perspective"))
+        return Response(selectors.view_at(match=match, at=q.get("at", match.seq), perspective=perspective, seat=seat))
 
 
 class ExportApi(PlatformApi):

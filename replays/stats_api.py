@@ -9,22 +9,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
+from config.query import QuerySerializer, WholeNumberField, query_params
 from games import errors
 from games.api import PlatformApi
 from replays import stats_selectors
 
 
-def _int_param(request: Request, name: str, default: int, maximum: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise errors.bad_request(f"{name} must be a whole number", f"bad_{name}") from None
-    if value < 0:
-        raise errors.bad_request(f"{name} must not be negative", f"bad_{name}")
-    return value if maximum is None else min(value, maximum)
+# The query parameters (config/query.py: a bad one is a 400 `bad_<name>` naming it). A `limit` or
+# `history` beyond what is served is capped, as before; beyond config.wire.MAX_INT it is refused.
+class PlayerStatsQuery(QuerySerializer):
+    history = WholeNumberField(required=False, default=stats_selectors.HISTORY_POINTS)
+
+
+class LeaderboardQuery(QuerySerializer):
+    limit = WholeNumberField(required=False, default=stats_selectors.LEADERBOARD_LIMIT)
+    offset = WholeNumberField(required=False, default=0)
+    provisional = serializers.BooleanField(required=False, default=False)
 
 
 def _game_or_404(slug: str) -> str:
@@ -81,7 +81,7 @@ class PlayerStatsApi(PlatformApi):
         user = User.objects.filter(username=username).first()
         if user is None:
             raise errors.not_found(f"no player {username!r}", "unknown_player")
-        points = _int_param(request, "history", stats_selectors.HISTORY_POINTS, 2000)
+        points = min(query_params(request, PlayerStatsQuery)["history"], 2000)
         return Response(stats_selectors.player_stats(user=user, history_points=max(points, 2)))
 
 
@@ -106,12 +106,5 @@ class LeaderboardApi(PlatformApi):
     )
     def get(self, request: Request, slug: str) -> Response:
         game = _game_or_404(slug)
-        provisional = (request.query_params.get("provisional") or "").lower() in ("1", "true", "yes")
-        return Response(
-            stats_selectors.leaderboard(
-                game=game,
-                limit=_int_param(request, "limit", stats_selectors.LEADERBOARD_LIMIT, stats_selectors.LEADERBOARD_MAX),
-                offset=_int_param(request, "offset", 0),
-                provisional=provisional,
-            )
-        )
+        q = query_params(request, LeaderboardQuery)
+        return Response(stats_selectors.leaderboard(game=game, limit=min(q["limit"], stats_selectors.LEADERBOARD_MAX), offset=q["offset"], provisional=q["provisional"]))

@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.query import OneOfField, QuerySerializer, query_params
 from games import errors
 from games.api import PlatformApi
 from tournaments import selectors, services
@@ -57,6 +58,11 @@ class PlayerIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
 
 
+class TournamentListQuery(QuerySerializer):
+    status = OneOfField(choices=Tournament.Status.values, required=False)
+    game = serializers.CharField(required=False, max_length=20)
+
+
 def _payload(tournament_id: int) -> dict[str, Any]:
     return selectors.tournament_payload(selectors.tournament_get(tournament_id=tournament_id))
 
@@ -77,10 +83,8 @@ class TournamentListApi(PlatformApi):
         responses={200: serializers.ListField(child=serializers.DictField())},
     )
     def get(self, request: Request) -> Response:
-        status_ = request.query_params.get("status") or None
-        if status_ is not None and status_ not in Tournament.Status.values:
-            raise errors.bad_request(f"status must be one of {', '.join(Tournament.Status.values)}", "bad_status")
-        qs = selectors.tournament_list(status=status_, game=request.query_params.get("game") or None)[:200]
+        q = query_params(request, TournamentListQuery)
+        qs = selectors.tournament_list(status=q.get("status"), game=q.get("game"))[:200]
         return Response([selectors.tournament_summary(t) for t in qs])
 
     @extend_schema(request=CreateIn, responses={201: TournamentSerializer})

@@ -12,24 +12,20 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games.consumers import ReadOnlyConsumer
 from tournaments.selectors import tournament_payload_or_none
 from tournaments.services import player_group, tournament_group
 
 
-class _ReadOnly(AsyncWebsocketConsumer):
+class _ReadOnly(ReadOnlyConsumer):
+    """Read-only like the lobby: `ping` answers `pong`, any other frame `bad_message`."""
+
     group = ""
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data and '"ping"' in text_data[:64]:
-            await self.send(text_data=json.dumps({"type": "pong"}))
-            return
-        await self.send(text_data=json.dumps({"type": "error", "code": "bad_message", "message": "this socket is read-only"}))
 
 
 class TournamentConsumer(_ReadOnly):

@@ -7,7 +7,9 @@ on), moves from the game's random-play harness (legal ones, punished
 mistakes, the odd impossible one) sent by a random socket (a spectator's or
 another seat's included), `sync` from any point, pings, chat, and garbage (not JSON, JSON
 that is no message, wrong field types, unknown types, over 4 KiB, binary
-frames). Every message is answered (an `ack` or an `error` naming the
+frames, and what json.loads lets through to the database or an encoder:
+nesting past Python's recursion limit, NUL characters and lone surrogates in
+ids, kinds, keys and chat text, NaN, Infinity, 1e999 and integers past 2^53). Every message is answered (an `ack` or an `error` naming the
 action, `pong`, the `sync` answer), no answer is a `server_error`, every
 socket's seqs stay consecutive and it still answers a ping at the end, and
 the stored log folds to the stored state.
@@ -48,10 +50,18 @@ EXAMPLES = int(os.environ.get("SOAK_WS_EXAMPLES", "3"))
 STEPS = int(os.environ.get("SOAK_WS_STEPS", "40"))
 ANSWER_S = 10.0
 
+# Text the database cannot hold: NUL (PostgreSQL refuses it) and lone surrogates (no UTF-8 encoding).
+hostile_text = st.one_of(
+    st.text(max_size=12),
+    st.tuples(st.text(max_size=4), st.sampled_from(["\x00", "\ud800", "\udbff", "\udc00", "\udfff"]), st.text(max_size=4)).map("".join),
+)
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | hostile_text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(hostile_text, inner, max_size=3),
     max_leaves=8,
+)
+nested = st.tuples(st.integers(1, 1900), st.sampled_from(["[]", "{}"])).map(
+    lambda n_kind: ("[" * n_kind[0] + "]" * n_kind[0]) if n_kind[1] == "[]" else ('{"a":' * n_kind[0] + "1" + "}" * n_kind[0])
 )
 garbage = st.one_of(
     st.text(min_size=1, max_size=40),
@@ -62,6 +72,12 @@ garbage = st.one_of(
     st.fixed_dictionaries({"type": st.just("act"), "id": st.text(min_size=1, max_size=8), "action": json_values}).map(json.dumps),
     st.fixed_dictionaries({"type": st.just("sync"), "since": json_values}).map(json.dumps),
     st.fixed_dictionaries({"type": st.just("chat"), "text": json_values}).map(json.dumps),
+    st.fixed_dictionaries({"type": st.just("chat"), "text": hostile_text}).map(json.dumps),
+    st.fixed_dictionaries({"type": st.just("act"), "id": hostile_text, "action": st.fixed_dictionaries({"kind": hostile_text})}).map(json.dumps),
+    nested,
+    nested.map(lambda inner: '{"type":"act","id":"n","action":{"kind":"play","card":' + inner + "}}"),
+    st.sampled_from(["NaN", "Infinity", "1e999", str(10**23)]).map(lambda n: '{"type":"act","id":"f","action":{"kind":"play","card":' + n + "}}"),
+    st.sampled_from(["NaN", "-Infinity", "1e999", str(10**23), "-1", "1.5", "true"]).map(lambda n: '{"type":"sync","since":' + n + "}"),
     st.just(json.dumps({"type": "act", "id": "big", "action": {"kind": "x" * 5000}})),
     st.binary(min_size=1, max_size=24),
 )
