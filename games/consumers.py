@@ -21,6 +21,7 @@ from django.conf import settings
 from config import wire
 from games import errors, heartbeat, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
+from games.deals import deal_played_elsewhere
 from games.models import Match, Table
 from games.registry import get_rules
 
@@ -49,6 +50,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat = None
         self.match_id = None
         self.last_seq = 0
+        self.blind = False  # a watcher of a deal another table still plays sees nothing of it (games.deals)
         self.game = ""
         self.bucket = float(settings.WS_MAX_ACTIONS_PER_SECOND)
         self.bucket_at = time.monotonic()
@@ -114,7 +116,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.match_id = match.pk
             self.last_seq = match.seq
             payload["seq"] = match.seq
-            payload["view"] = get_rules(match.game).view(match.state, self.seat)
+            self.blind = self.seat is None and deal_played_elsewhere(match=match)
+            payload["view"] = None if self.blind else get_rules(match.game).view(match.state, self.seat)
+            if self.blind:
+                payload["deal_secret"] = True  # an extension: the table opens when its twin tables end
             payload["match"] = match.pk
             payload["now_ms"] = services.now_ms(match)  # match time now, for countdowns drawn from a view
         return payload
@@ -123,6 +128,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _catch_up(self, upto: int | None = None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """Events after last_seq from the database: up to `upto` (no view), or up to now with the view."""
         assert self.match_id is not None
+        if self.blind:
+            return [], None
         rules = get_rules(self.game)
         view = None
         if upto is None:
@@ -150,6 +157,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if message["match"] != self.match_id:
             if self.match_id is None or message["match"] > self.match_id:
                 await self._switch_match()
+            return
+        if self.blind:
             return
         events = message["events"]
         last = events[-1]["seq"]

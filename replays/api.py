@@ -2,7 +2,9 @@
 
 Bad query parameters answer 400 with a `code` naming the parameter
 (`bad_perspective`, `bad_from`, `bad_limit`, `bad_at`, ...); a forbidden
-perspective 403, an unknown match 404; a large `limit` is capped.
+perspective 403, an unknown match 404; a large `limit` is capped. A match
+whose deal another table still plays (a duplicate tournament round) answers
+403 `deal_secret` to everything but its own players' views.
 """
 
 from __future__ import annotations
@@ -213,7 +215,10 @@ class StateApi(PlatformApi):
 
 
 class ExportApi(PlatformApi):
-    """The whole log of a finished (or aborted) match as one document; `manage.py import_match` reads it."""
+    """The whole log of a finished (or aborted) match as one document; `manage.py import_match` reads it.
+
+    409 `match_live` while the match plays; 403 `deal_secret` while another table still plays its deal.
+    """
 
     permission_classes = [AllowAny]
 
@@ -222,4 +227,5 @@ class ExportApi(PlatformApi):
         match = selectors.match_get(match_id=match_id)
         if match.status == Match.Status.LIVE:
             raise errors.conflict("a live match is exported once it is over", "match_live")
+        selectors.check_deal_open(match=match)  # a duplicate twin: its deal is still played elsewhere
         return Response(selectors.export(match=match))

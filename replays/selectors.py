@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from games import errors
+from games.deals import deal_is_secret, deal_played_elsewhere
 from games.engine import fold_all
 from games.models import Match, MatchEvent, MatchPlayer, Snapshot
 from games.registry import get_rules
@@ -99,11 +100,38 @@ def perspective_label(perspective: str, seat: int | None) -> str:
     return f"seat:{seat}" if perspective == "seat" else perspective
 
 
+def _deal_secret() -> errors.PlatformError:
+    """403, not 404: the match exists and is listed; what is refused is reading its cards now."""
+    return errors.forbidden(
+        "this deal is still being played at another table of its round; it opens when every table has finished",
+        "deal_secret",
+    )
+
+
+def check_deal_open(*, match: Match) -> None:
+    """403 `deal_secret` while another match still plays this match's deal (the export of a finished twin)."""
+    if deal_is_secret(match=match):
+        raise _deal_secret()
+
+
 def check_perspective(*, match: Match, perspective: str, seat: int | None, user: User | None) -> None:
-    """PROTOCOL.md: live, anyone gets `spectator` and a seated player its own seat; over, everything is open."""
+    """PROTOCOL.md: live, anyone gets `spectator` and a seated player its own seat; over, everything is open.
+
+    "Over" is the deal's end, not the match's (games.deals). While another
+    table still plays the same cards (a duplicate round), this match is open
+    only to its own players, each as they saw it (spectator or their seat):
+    even its public record shows the other table's hidden cards.
+    """
     if perspective == "seat" and (seat is None or not 0 <= seat < match.seats):
         raise errors.bad_request(f"perspective seat:N needs N from 0 to {match.seats - 1}", "bad_perspective")
-    if match.status != Match.Status.LIVE or perspective == "spectator":
+    if not deal_is_secret(match=match):
+        return
+    if deal_played_elsewhere(match=match):
+        own = match_seat_of(match_id=match.pk, user=user)
+        if own is None or (perspective != "spectator" and seat != own):
+            raise _deal_secret()
+        return
+    if perspective == "spectator":
         return
     if perspective == "all":
         raise errors.forbidden("perspective all is open only once the match is over", "forbidden_perspective")
@@ -224,6 +252,7 @@ __all__ = [
     "match_summary",
     "parse_perspective",
     "check_perspective",
+    "check_deal_open",
     "timeline",
     "state_at",
     "view_at",

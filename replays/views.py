@@ -48,6 +48,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         match = selectors.match_get(match_id=match_id)
     except errors.PlatformError:
         raise Http404("no such match") from None
+    try:  # the page shows what the API would: nothing of a deal another table still plays
+        selectors.check_perspective(match=match, perspective="spectator", seat=None, user=request.user)
+    except errors.PlatformError as e:
+        context = {"match": match, "game_name": get_rules(match.game).name}
+        return render(request, "replays/replay_closed.html", context, status=e.status)
     summary = selectors.match_summary(match)
     return render(
         request,

@@ -16,11 +16,13 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     raw_id_fields = ["organiser"]
     inlines = [EntryInline]
+    exclude = ["seed"]  # the master seed decides every round's deal: shown nowhere, not to staff either
 
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["id", "tournament", "number", "status"]
+    exclude = ["seed"]  # a live round's deal; the tournament page shows it once the round is over
 
 
 @admin.register(TournamentTable)

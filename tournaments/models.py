@@ -7,6 +7,8 @@ change of the points rule never needs a data migration.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 
 from django.conf import settings
@@ -14,7 +16,19 @@ from django.db import models
 
 
 def new_seed() -> str:
-    return secrets.token_hex(8)
+    """A tournament's master seed: 128 random bits, never shown (it decides every round's deal and seating)."""
+    return secrets.token_hex(16)
+
+
+def derived_seed(parent: str, label: str) -> str:
+    """A child seed that reveals neither its parent nor its siblings (HMAC-SHA256, 128 bits in hex).
+
+    A round's seed is published once the round is over, so people can check
+    that its tables shared one deal; were it `parent + label`, reading it would
+    give the master seed and with it every later round's cards before they are
+    dealt. The same holds one level down for the tables of one round.
+    """
+    return hmac.new(parent.encode(), label.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 class Tournament(models.Model):

@@ -11,6 +11,7 @@ from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 from games import errors
+from games.deals import secret_deals
 from games.engine import RuleError, resolve_options
 from games.models import Match, Seat
 from games.registry import get_rules
@@ -183,11 +184,15 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
                 "outcome": match.outcome if match is not None else None,
             }
         )
+    secret = secret_deals(seeds=[tt.match.seed for tt in tables if tt.match is not None])
+    deals: dict[int, set[str]] = {}
+    for tt in tables:
+        deals.setdefault(tt.round_id, set()).add(tt.match.seed if tt.match is not None else "")
     rounds = [
         {
             "number": r.number,
             "status": r.status,
-            "seed": r.seed or None,
+            "seed": r.seed if _round_seed_public(t, r, deals.get(r.pk, set()), secret) else None,
             "byes": [names.get(p, str(p)) for p in r.byes],
             "tables": by_round.get(r.pk, []),
         }
@@ -239,6 +244,17 @@ def tournament_payload(t: Tournament) -> dict[str, Any]:
             for row in rows
         ],
     }
+
+
+def _round_seed_public(t: Tournament, r: Round, deals: set[str], secret: set[str]) -> bool:
+    """A duplicate round's seed is shown once the round is over and none of its deals is live anywhere.
+
+    Then it lets anyone check that the tables shared one deal; before, it
+    would deal every face-down card of the tables still playing. A round
+    seeded before seeds were derived one-way (`<master>-r<n>`) is never shown:
+    it would give away the master seed and so every later round.
+    """
+    return bool(r.seed) and r.status == Round.Status.FINISHED and not (deals & secret) and not r.seed.startswith(f"{t.seed}-")
 
 
 def _live_seats(table_ids: list[int]) -> set[tuple[int, int]]:

@@ -34,7 +34,7 @@ from games.models import Match, Seat
 from games.registry import get_rules
 from games.scheduling import schedule
 from tournaments import formats, seating, selectors
-from tournaments.models import Entry, Round, Tournament, TournamentSeat, TournamentTable
+from tournaments.models import Entry, Round, Tournament, TournamentSeat, TournamentTable, derived_seed
 
 log = logging.getLogger(__name__)
 
@@ -435,6 +435,11 @@ def _rng(t: Tournament, label: str) -> random.Random:
     return random.Random(f"{t.seed}:{label}")
 
 
+def _round_seed(t: Tournament, number: int) -> str:
+    """Duplicate: the deal of round `number`, one-way from the master seed (see `derived_seed`); else none."""
+    return derived_seed(t.seed, f"round-{number}") if t.duplicate else ""
+
+
 def _seat_round(t: Tournament, number: int) -> Round | None:
     """Seat round `number` of a swiss, round robin or knockout (the tournament row is locked)."""
     _rules_, teams, allowed = _context(t)
@@ -473,7 +478,7 @@ def _seat_round(t: Tournament, number: int) -> Round | None:
             tables = seating.seat_round_robin(seated, sizes, met, rng, round_index=number - 1)
         else:
             tables = seating.seat_swiss(seated, sizes, met, points if number > 1 else None, rng)
-    rnd = Round.objects.create(tournament=t, number=number, byes=list(byes), seed=f"{t.seed}-r{number}" if t.duplicate else "")
+    rnd = Round.objects.create(tournament=t, number=number, byes=list(byes), seed=_round_seed(t, number))
     _create_tables(t, rnd, tables, {e.user_id: e for e in entries})
     return rnd
 
@@ -482,7 +487,7 @@ def _create_tables(t: Tournament, rnd: Round, tables: list[list[int]], entries: 
     """The game tables of one round (or one arena batch), started, players told where to go."""
     seated: list[tuple[int, int]] = []
     for players in tables:
-        seed = f"{rnd.seed}-{len(players)}" if rnd.seed else None  # same size, same deal
+        seed = derived_seed(rnd.seed, f"table-{len(players)}") if rnd.seed else None  # same size, same deal
         table = game_services.table_create_for(
             organiser=t.organiser,
             game=t.game,
@@ -677,7 +682,7 @@ def _arena_seat(t: Tournament) -> None:
     )
     if not tables:
         return
-    rnd = Round.objects.create(tournament=t, number=number, seed=f"{t.seed}-r{number}" if t.duplicate else "")
+    rnd = Round.objects.create(tournament=t, number=number, seed=_round_seed(t, number))
     seated = [p for table in tables for p in table]
     Entry.objects.filter(tournament=t, user_id__in=seated).update(waiting_since=None)
     _create_tables(t, rnd, tables, {e.user_id: e for e in waiting})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -50,11 +51,26 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell a spreadsheet will not run: one starting like a formula gets a leading `'` (OWASP).
+
+    Usernames and other text people choose reach the organiser's Excel or
+    LibreOffice; `=HYPERLINK(...)` or `+cmd|...` there is a formula, run when
+    the file is opened. Numbers stay numbers (a negative score is no formula).
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _get(tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slugify(t.name) or "tournament"}-{t.pk}-standings.csv"'
     writer = csv.writer(response)
     for line in selectors.standings_csv_rows(t):
-        writer.writerow(line)
+        writer.writerow([spreadsheet_safe(cell) for cell in line])
     return response

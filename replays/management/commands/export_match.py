@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.deals import deal_is_secret
 from games.models import Match
 from replays.selectors import export
 
@@ -24,6 +25,8 @@ class Command(BaseCommand):
             raise CommandError(f"no match {options['match_id']}")
         if match.status == Match.Status.LIVE:
             raise CommandError("a live match is exported once it is over")
+        if deal_is_secret(match=match):
+            raise CommandError("another table of its round still plays this deal: export it once the round is over")
         text = json.dumps(export(match=match), ensure_ascii=False)
         if options["output"]:
             with open(options["output"], "w", encoding="utf-8") as f:
