@@ -210,7 +210,15 @@ if CELERY_BROKER_URL.startswith(("safefs://", "filesystem://")):
         "polling_interval": 0.05,
     }
 else:
+    # Must exceed the longest countdown a worker holds (turn and zombie timers: 10 min): Redis hands a
+    # task unacknowledged this long to another worker, even one a live worker is still waiting on.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Recovery does not come from the broker. A task a killed worker held (a countdown) comes back only
+# after visibility_timeout, one it was running not at all (acks_late off), and a flushed or restarted
+# Redis loses the queue: the database says what is owed, and beat's sweepers do it within seconds
+# (sweep_timers: PendingTimer rows; sweep_bots: silent bot tables; sweep_presence). acks_late on
+# would only add a stale second run an hour later, which every task ignores anyway (seq, action ids).
+CELERY_TASK_ACKS_LATE = False
 # Tests drive scheduled work themselves (see games/scheduling.py).
 PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
 
@@ -288,5 +296,7 @@ PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-timers": {"task": "games.sweep_timers", "schedule": 5.0},
     "sweep-presence": {"task": "games.sweep_presence", "schedule": 5.0},
+    # Bot tables silent for 10 s plan again: a plan lost with a worker or the broker costs seconds.
+    "sweep-stalled-bots": {"task": "games.sweep_bots", "schedule": 5.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

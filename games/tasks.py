@@ -12,10 +12,12 @@ import random
 from typing import Any
 
 from celery import shared_task
+from django.db import transaction
+from django.db.models import F, Q
 
 from games import errors, services
 from games.engine import BotContext
-from games.models import Match, PendingTimer
+from games.models import Match, MatchPlayer, PendingTimer, Seat
 from games.registry import get_bot, get_rules
 from games.scheduling import schedule
 from games.selectors import bot_seats, events_between, redact_for
@@ -59,13 +61,49 @@ def plan_bots(match_id: int, seq: int) -> None:
 
 @shared_task(name="games.bot_act")
 def bot_act(match_id: int, seat: int, seq: int, action: dict[str, Any]) -> None:
+    """Make a planned move, once, and only while a bot still plays the seat.
+
+    Stale or repeated plans are harmless: a plan for an older `seq` is dropped,
+    and every plan of one `seq` and seat carries the action id
+    `bot:<seq>:<seat>`, so of two plans made for the same moment (the first
+    one and the sweeper's, or a task the broker delivered again) at most one
+    applies, the other is answered as a duplicate. Whose turn it is the rules
+    decide, as for any player. The seat is checked, locked, in the action's
+    transaction: a zombie seat whose player came back is theirs again, and a
+    move planned for it while they were away must not be made in their name.
+    """
     current = Match.objects.filter(pk=match_id).values_list("seq", "status").first()
     if current is None or current[0] != seq or current[1] != Match.Status.LIVE:
         return  # the table moved on; a newer plan exists
-    try:
+    def submit() -> None:
         services.action_submit(match_id=match_id, seat=seat, action=action, action_id=f"bot:{seq}:{seat}", by_bot=True)
+
+    try:
+        if MatchPlayer.objects.filter(match_id=match_id, seat=seat).exclude(bot_level="").exists():
+            submit()  # a bot's own seat: a bot plays it to the end
+            return
+        with transaction.atomic():
+            if not _zombie_locked(match_id, seat):
+                log.info("bot move of seat %s in match %s dropped: its player is back", seat, match_id)
+                return
+            submit()
     except errors.PlatformError as e:
         log.info("bot move of seat %s in match %s refused: %s", seat, match_id, e.message)
+
+
+def _zombie_locked(match_id: int, seat: int) -> bool:
+    """The seat is a zombie seat of the match's table (a bot plays for its away player); its row is locked.
+
+    The lock lasts until the caller's transaction ends, so the player's return
+    (which locks the row to clear `zombie`) comes before the check or after
+    the move, never between them.
+    """
+    zombie = (
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table__current_match_id=match_id, seat=seat, zombie=True, bot_level="")
+        .values_list("pk", flat=True)
+    )
+    return zombie.first() is not None
 
 
 @shared_task(name="games.zombie_check")
@@ -100,3 +138,35 @@ def sweep_timers() -> int:
             fire_timer(timer.match_id, timer.timer_id)
             fired += 1
     return fired
+
+
+BOT_STALL_MS = 10_000
+"""Silence after which a table's bots plan again: longer than any bot thinks, short enough that a lost plan costs seconds."""
+
+
+@shared_task(name="games.sweep_bots")
+def sweep_bots() -> int:
+    """Plan again for bots whose plan a lost worker or broker dropped (run by beat every 5 s).
+
+    A bot's plan lives only in the broker (`plan_bots`, then a countdown
+    `bot_act`): a killed worker takes the tasks it held, a flushed or
+    restarted Redis the queued ones, and nothing in the database says a move
+    is owed. So every live match where a bot (or a zombie seat's bot) plays
+    and nothing happened for BOT_STALL_MS gets a fresh `plan_bots` at its
+    current seq. Harmless when nothing was lost: a bot waiting for a person
+    plans nothing, and plans of one seq carry one action id per seat
+    (`bot_act`), so a move planned twice applies once. Returns how many
+    matches were planned again.
+    """
+    with_bots = Seat.objects.filter(Q(zombie=True) | ~Q(bot_level="")).values("table_id")
+    live = Match.objects.filter(
+        status=Match.Status.LIVE, table__current_match=F("pk"), table_id__in=with_bots
+    ).only("pk", "seq", "started_at", "last_t_ms")
+    planned = 0
+    for match in live:
+        if services.now_ms(match) - match.last_t_ms >= BOT_STALL_MS:
+            schedule("games.plan_bots", (match.pk, match.seq), 0)
+            planned += 1
+    if planned:
+        log.info("bots of %s silent match(es) planned again", planned)
+    return planned

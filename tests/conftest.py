@@ -92,6 +92,8 @@ def run_jobs(clock: Clock | None = None, until_s: float | None = None, max_jobs:
         "games.zombie_check": tasks.zombie_check,
         "games.sweep_presence": tasks.sweep_presence,
         "games.match_finished": tasks.match_finished,
+        "games.sweep_timers": tasks.sweep_timers,
+        "games.sweep_bots": tasks.sweep_bots,
     }
     from tournaments.tasks import TASKS as TOURNAMENT_TASKS
 

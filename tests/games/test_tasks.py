@@ -1,0 +1,126 @@
+"""Celery tasks that repair what a lost worker or broker dropped: the bot sweeper (`games.sweep_bots`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services, tasks
+from games.models import Match, MatchEvent
+from games.scheduling import MANUAL
+from tests.conftest import Clock, run_jobs
+from tests.games.factories import started_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
+
+
+def _human_plays(match: Match) -> int:
+    """Seat 0 (a person) plays its first card; returns the seq after it, when the bots are to move."""
+    card = match.state["hands"][0][0]["id"]
+    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="p")
+    match.refresh_from_db()
+    return match.seq
+
+
+def test_a_bot_whose_plan_was_lost_is_planned_again_once_the_table_is_silent(clock: Clock) -> None:
+    _, match, _ = started_table(players=1, bots=2, options={"turn_seconds": 60})
+    seq = _human_plays(match)
+    assert any(job.name == "games.plan_bots" for job in MANUAL.jobs)
+    MANUAL.clear()  # the worker died holding the bot's plan (and the turn timer)
+
+    assert tasks.sweep_bots() == 0  # not silent yet: a bot may still be thinking
+    clock.advance(tasks.BOT_STALL_MS / 1000 - 1)
+    assert tasks.sweep_bots() == 0
+    assert not MANUAL.jobs
+    clock.advance(2)
+    assert tasks.sweep_bots() == 1
+    assert [(job.name, job.args) for job in MANUAL.jobs] == [("games.plan_bots", (match.pk, seq))]
+
+    run_jobs(clock, max_jobs=2)  # the plan, then the move
+    match.refresh_from_db()
+    assert match.seq > seq
+    assert MatchEvent.objects.filter(match=match, seq=seq + 1, kind="played", seat=1).exists()
+
+
+def test_beat_runs_the_sweeper_by_its_name(clock: Clock) -> None:
+    """The schedule names a task that exists (a typo would sweep nothing, silently)."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "games.sweep_bots" in names
+    assert app.tasks["games.sweep_bots"].run is tasks.sweep_bots.run
+    _, match, _ = started_table(players=1, bots=1, options={"turn_seconds": 60})
+    _human_plays(match)
+    MANUAL.clear()
+    clock.advance(tasks.BOT_STALL_MS / 1000 + 1)
+    MANUAL.push("games.sweep_bots", (), 0)
+    run_jobs(clock, max_jobs=3)  # sweep, plan, move
+    assert MatchEvent.objects.filter(match=match, kind="played", seat=1).exists()
+
+
+def test_a_move_planned_twice_applies_once(clock: Clock) -> None:
+    """What makes the sweeper harmless when the first plan was not lost after all."""
+    _, match, _ = started_table(players=1, bots=2, options={"turn_seconds": 60})
+    seq = _human_plays(match)
+    MANUAL.clear()
+    tasks.plan_bots(match.pk, seq)  # the first plan, still queued
+    clock.advance(tasks.BOT_STALL_MS / 1000 + 1)
+    tasks.sweep_bots()
+    run_jobs(clock, max_jobs=1)  # the sweeper's plan_bots (due now) plans the same move again
+    moves = [job.args for job in MANUAL.jobs if job.name == "games.bot_act"]
+    assert len(moves) == 2 and moves[0] == moves[1]
+    for args in moves:
+        tasks.bot_act(*args)
+    assert MatchEvent.objects.filter(match=match, kind="played", seat=1).count() == 1
+    assert list(MatchEvent.objects.filter(match=match, seq__gt=seq).values_list("kind", "seat"))[0] == ("played", 1)
+
+
+def test_two_different_moves_planned_for_one_seq_apply_once(clock: Clock) -> None:
+    """A bot may plan differently at the same seq (some look at the clock): one action id, one move."""
+    _, match, _ = started_table(players=1, bots=1, options={"turn_seconds": 60})
+    seq = _human_plays(match)
+    hand = match.state["hands"][1]
+    tasks.bot_act(match.pk, 1, seq, {"kind": "play", "card": hand[0]["id"]})
+    match.refresh_from_db()
+    after = match.seq
+    # A second plan of the same seq, delivered late (or racing the first past its seq check):
+    services.action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": hand[1]["id"]}, action_id=f"bot:{seq}:1")
+    match.refresh_from_db()
+    assert match.seq == after
+    assert [c["id"] for c in match.state["hands"][1]] == [c["id"] for c in hand[1:]]
+
+
+def test_tables_of_people_and_finished_matches_are_not_swept(clock: Clock) -> None:
+    _, people, _ = started_table(players=2, options={"turn_seconds": 60})
+    _, bots, _ = started_table(players=1, bots=1, options={"turn_seconds": 60})
+    Match.objects.filter(pk=bots.pk).update(status=Match.Status.FINISHED)
+    queued = list(MANUAL.jobs)
+    clock.advance(60)
+    assert tasks.sweep_bots() == 0
+    assert MANUAL.jobs == queued
+    assert Match.objects.get(pk=people.pk).status == Match.Status.LIVE  # silent, but no bot of anyone's to plan
+
+
+def test_a_zombie_seat_is_swept_like_a_bot_seat(clock: Clock) -> None:
+    from games.models import Seat
+
+    table, match, _ = started_table(players=2, options={"turn_seconds": 600})
+    Seat.objects.filter(table=table, seat=0).update(zombie=True)  # its player is away; the plan was lost
+    MANUAL.clear()
+    clock.advance(tasks.BOT_STALL_MS / 1000 + 1)
+    assert tasks.sweep_bots() == 1
+    run_jobs(clock, max_jobs=2)
+    assert MatchEvent.objects.filter(match=match, kind="played", seat=0).exists()
+
+
+def test_a_replanned_move_for_a_seat_whose_turn_it_is_not_applies_nothing(clock: Clock) -> None:
+    """The sweeper plans from the current seq, but whose turn it is stays the rules' call, as for a person."""
+    _, match, _ = started_table(players=1, bots=2, options={"turn_seconds": 60})
+    seq = _human_plays(match)  # seat 1's turn now
+    assert match.state["turn"] == 1
+    card = match.state["hands"][2][0]["id"]
+    tasks.bot_act(match.pk, 2, seq, {"kind": "play", "card": card})  # seat 2 out of turn, at the current seq
+    match.refresh_from_db()
+    assert match.seq == seq and match.state["turn"] == 1
+    assert not MatchEvent.objects.filter(match=match, seat=2).exists()
