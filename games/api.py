@@ -13,6 +13,9 @@ from rest_framework.views import APIView
 
 from config.query import OneOfField, QuerySerializer, query_params
 from games import errors, selectors, services
+from games.table_options import TABLE_OPTIONS
+
+ZOMBIE = TABLE_OPTIONS["zombie_seconds"]
 
 
 class PlatformApi(APIView):
@@ -36,6 +39,7 @@ class TableSerializer(serializers.Serializer):
     host = serializers.CharField()
     players = serializers.ListField(child=serializers.DictField())
     match = serializers.IntegerField(allow_null=True)
+    zombie_seconds = serializers.IntegerField(help_text=ZOMBIE.help + " (an extension of PROTOCOL.md)")
 
 
 class TableCreateIn(serializers.Serializer):
@@ -44,6 +48,12 @@ class TableCreateIn(serializers.Serializer):
     options = serializers.DictField(required=False)
     ranked = serializers.BooleanField(required=False, default=False)
     sit = serializers.BooleanField(required=False, default=True, help_text="false: the host does not sit (a table of bots to watch)")
+    # Bounds are checked by the service (400 `bad_option`, as for the game's options), whoever creates the table.
+    zombie_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=f"{ZOMBIE.help}: {ZOMBIE.minimum} to {ZOMBIE.maximum}, default {ZOMBIE.default}",
+    )
 
 
 class JoinIn(serializers.Serializer):

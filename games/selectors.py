@@ -52,6 +52,7 @@ def table_payload(table: Table) -> dict[str, Any]:
         ],
         "match": table.current_match_id,
         "dealer": table.dealer,
+        "zombie_seconds": table.zombie_seconds,  # an extension (PROTOCOL.md: extending is fine)
         "series": series_status(table) if table.options.get("series") else None,
     }
 

@@ -29,6 +29,7 @@ from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table, TableConnection, WebProcess
 from games.registry import get_rules, public_slugs
 from games.scheduling import schedule
+from games.table_options import table_options_resolve
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +95,13 @@ def table_create(
         rules.setup(seats, options, random.Random(0))
     except RuleError as e:
         raise errors.bad_request(e.message, e.code) from None
+    own = table_options_resolve({"zombie_seconds": zombie_seconds})
     with transaction.atomic():
         if capped:
             _open_tables_cap(host)
-        table = Table.objects.create(game=game, seats=seats, options=options, ranked=bool(ranked), host=host)
+        table = Table.objects.create(
+            game=game, seats=seats, options=options, ranked=bool(ranked), host=host, zombie_seconds=own["zombie_seconds"]
+        )
         if sit:
             Seat.objects.create(table=table, seat=0, user=host)
     broadcast.table_changed(table.pk)
@@ -645,13 +649,17 @@ def table_create_for(
     ranked: bool = False,
     seed: str | None = None,
     start: bool = True,
+    zombie_seconds: int | None = None,
 ) -> Table:
     """A table whose seats are given: `(user, "")` for a person, `(None, level)` for a bot.
 
     The organiser hosts without sitting. With `start` the match begins at
     once; `seed` gives several tables the same deal (duplicate tournaments).
     """
-    table = table_create(host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False, capped=False)
+    table = table_create(
+        host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False, capped=False,
+        zombie_seconds=zombie_seconds,
+    )
     with transaction.atomic():
         for number, (person, level) in enumerate(players):
             if person is None:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors, selectors, services
 from games.registry import get_rules, public_slugs
+from games.table_options import TABLE_OPTIONS
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -22,7 +23,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"games": selectors.game_list(), "tables": tables, "playing": playing},
+        {"games": selectors.game_list(), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"]},
     )
 
 

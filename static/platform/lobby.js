@@ -105,6 +105,7 @@ if (form) {
         game: document.getElementById("create-game").value,
         seats: parseInt(document.getElementById("create-seats").value, 10),
         ranked: document.getElementById("create-ranked").checked,
+        zombie_seconds: parseInt(document.getElementById("create-zombie-seconds").value, 10),
         options: readOptions(),
       });
       location.href = `/tables/${table.id}/`;

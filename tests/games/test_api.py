@@ -93,3 +93,36 @@ def test_admin_lists_tables_for_staff(client) -> None:
     client.force_login(staff)
     assert client.get("/admin/games/table/").status_code == 200
     assert client.get("/admin/games/match/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("given", "status", "kept"),
+    [(None, 201, 45), (10, 201, 10), (600, 201, 600), (9, 400, None), (601, 400, None), ("x", 400, None), (True, 400, None)],
+)
+def test_zombie_seconds_is_a_table_option_with_bounds(given: object, status: int, kept: int | None) -> None:
+    body = {"game": "zack", "seats": 3} | ({} if given is None else {"zombie_seconds": given})
+    r = client_for("host").post("/api/tables/", body, format="json")
+    assert r.status_code == status, r.json()
+    if kept is None:
+        return
+    table = r.json()
+    assert table["zombie_seconds"] == kept and "zombie_seconds" not in table["options"]
+    assert APIClient().get(f"/api/tables/{table['id']}/").json()["zombie_seconds"] == kept
+
+
+def test_zombie_seconds_out_of_bounds_says_the_bounds_and_why() -> None:
+    r = client_for("host").post("/api/tables/", {"game": "zack", "seats": 3, "zombie_seconds": 5}, format="json")
+    assert r.status_code == 400
+    assert r.json()["code"] == "bad_option"
+    assert "zombie_seconds" in r.json()["detail"] and "10 to 600" in r.json()["detail"] and "bot" in r.json()["detail"]
+
+
+def test_organised_tables_take_zombie_seconds_too() -> None:
+    from games import errors, services
+
+    organiser = user("organiser")
+    table = services.table_create_for(organiser=organiser, game="zack", players=[(None, "easy")] * 3, start=False, zombie_seconds=120)
+    assert table.zombie_seconds == 120
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_create_for(organiser=organiser, game="zack", players=[(None, "easy")] * 3, start=False, zombie_seconds=0)
+    assert e.value.status == 400 and e.value.code == "bad_option"

@@ -1,0 +1,48 @@
+"""Options of the table itself (the platform's, not a game's): declared and checked like a game's options.
+
+A game's options (`Rules.options`) go to its rules at setup; these do not:
+they are the platform's promises to the players at the table, stored on
+`Table`, accepted by table create beside `ranked` and shown in the table
+payload. Declared with the engine's `Option` so bounds, default and help
+live in one place for the service, the API schema and the lobby form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from games import errors
+from games.engine import Option, RuleError, resolve_options
+
+TABLE_OPTIONS: dict[str, Option] = {
+    # At least 10 s: a reload, a phone changing networks or a short drop (the table page retries after
+    # 0.3 to 19 s) must not hand a player's seat to a bot. At most 600 s: a vanished player holds up
+    # everyone else at the table (for ever in a game without turn timers); ten minutes is also the
+    # longest turn timer any game allows, and far below the broker's visibility timeout (the check
+    # is a countdown task).
+    "zombie_seconds": Option(
+        "int",
+        settings.ZOMBIE_SECONDS_DEFAULT,
+        "Seconds a player may be away before a bot plays their seat until they are back",
+        minimum=10,
+        maximum=600,
+    ),
+}
+
+
+def table_options_resolve(values: dict[str, Any]) -> dict[str, Any]:
+    """Defaults for what is None or missing; a bad value is a 400 `bad_option` that names the option, its bounds and purpose."""
+    out: dict[str, Any] = {}
+    for name, spec in TABLE_OPTIONS.items():
+        given = {} if values.get(name) is None else {name: values[name]}
+        try:
+            out.update(resolve_options({name: spec}, given, 0))
+        except RuleError as e:
+            bounds = f"{spec.minimum} to {spec.maximum}: " if spec.type == "int" else ""
+            raise errors.bad_request(f"{e.message} ({bounds}{spec.help.lower()})", e.code) from None
+    unknown = sorted(set(values) - set(TABLE_OPTIONS))
+    if unknown:
+        raise errors.bad_request(f"unknown table option(s): {', '.join(unknown)}", "bad_option")
+    return out
