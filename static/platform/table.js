@@ -11,6 +11,7 @@ let lastSeq = 0;
 let matchId = null;
 let renderer = null;
 let rendererSeat = undefined;
+let rendererMatch = undefined; // a renderer draws one match: a rematch gets a fresh one (no old log lines or peeks)
 let socket = null;
 let retry = 0;
 let counter = 0;
@@ -100,10 +101,11 @@ async function call(path, body) {
 
 async function ensureRenderer() {
   await loadRenderer();
-  if (renderer && rendererSeat === seat) return;
+  if (renderer && rendererSeat === seat && rendererMatch === matchId) return;
   if (renderer) renderer.destroy();
   root.replaceChildren();
   rendererSeat = seat;
+  rendererMatch = matchId;
   renderer = createRenderer(root, { seat, lang, send: seat === null ? null : act, players: table.players });
 }
 

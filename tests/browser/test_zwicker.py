@@ -1,4 +1,15 @@
-"""Zwicker in a real browser against a bot: a power, a snap, the call and the score table."""
+"""Zwicker in a real browser against a bot: a power, a snap, the call and the score table.
+
+The hard bot plays to win: it calls Zwicker as soon as it believes it is at
+most 5 points and below the player, and against a player who only draws and
+discards it can be, within a few turns (about 1 deal in 40). Then the
+player's next turn is the last, the match ends with it, and the rest of the
+scenario has no match to play in: that was this test's flakiness ("my slots
+stayed disabled": the power's peek was looked for on a finished table, every
+slot disabled). So the test looks at the start of each of its turns whether
+the bot has called; if it has, it plays that last turn, checks the score
+table with the bot as caller, and plays the scenario again in a rematch.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +24,23 @@ from tests.browser.conftest import create_bot_table, sign_up
 
 pytestmark = [pytest.mark.browser]
 
+DEALS = 4  # the bot calls first in about 1 deal of 40: four in a row about once in 2.5 million runs
+
 
 def _first_filled(page: Any, seat: int) -> Any:
-    return page.locator(f"[data-testid^=slot-{seat}-]:not([disabled])").first
+    """The first clickable slot of `seat`, pinned by its test id (the filter would move on once it is disabled)."""
+    slot = page.locator(f"[data-testid^=slot-{seat}-]:not([disabled])").first
+    return page.locator(f"[data-testid={slot.get_attribute('data-testid')}]")
+
+
+def _my_turn_starts(page: Any) -> bool:
+    """Wait for the start of my turn; False when the bot has called Zwicker (this turn is my last).
+
+    The draw button and the final-round banner are drawn from the same view,
+    and only the bot's own turn can call: what this reads is the turn's state.
+    """
+    page.wait_for_selector("[data-testid=draw]", timeout=20_000)
+    return page.locator("[data-testid=final-round]").count() == 0
 
 
 def _use_power(page: Any, power: str, me: int, opp: int) -> None:
@@ -47,19 +72,35 @@ def _use_power(page: Any, power: str, me: int, opp: int) -> None:
         expect(log).to_contain_text("(you) kept their cards")
 
 
-def test_power_snap_call_and_score_table(page: Any) -> None:
-    sign_up(page, "zora")
-    # A long turn timer so nothing runs out; hard bots keep the pace up (they call only when lowest).
-    create_bot_table(page, "zwicker", 2, "hard", {"turn_seconds": 120})
-    page.wait_for_selector(".zw-seat.zw-me")
-    me = int(page.locator(".zw-seat.zw-me").get_attribute("data-testid").split("-")[1])
-    opp = 1 - me
+def _score_table(page: Any, me: int, opp: int, caller: int) -> None:
+    table = page.locator("[data-testid=score-table]")
+    expect(table).to_be_visible(timeout=30_000)
+    expect(table.locator("tbody tr")).to_have_count(2)
+    expect(page.locator(f"[data-testid=score-{caller}]")).to_contain_text("called")
+    for seat in (me, opp):
+        expect(page.locator(f"[data-testid=score-{seat}] .zw-num")).to_have_text(re.compile(r"^\d+$"))
 
+
+def _bot_called_first(page: Any, me: int, opp: int) -> None:
+    """The bot called: play my last turn (draw, discard), see the match end with it as caller, rematch."""
+    expect(page.locator("[data-testid=final-round]")).to_contain_text("called Zwicker")
+    page.keyboard.press("d")
+    page.wait_for_selector("[data-testid=drawn-card]")
+    page.keyboard.press("x")
+    _score_table(page, me, opp, caller=opp)
+    page.click("[data-testid=rematch]")
+    expect(page.locator("[data-testid=score-table]")).to_have_count(0)  # a new match, a fresh table
+
+
+def _deal(page: Any, me: int, opp: int) -> bool:
+    """Power, snap, call and scores in one match; False when the bot called first (then a rematch is on)."""
     # Draw on my turns until a card with a power comes, then use it (one turn is 50:50).
     power = None
     deadline = time.monotonic() + 40
     while power is None and time.monotonic() < deadline:
-        page.wait_for_selector("[data-testid=draw]", timeout=20_000)
+        if not _my_turn_starts(page):
+            _bot_called_first(page, me, opp)
+            return False
         page.keyboard.press("d")
         drawn = page.wait_for_selector("[data-testid=drawn-card]")
         power = drawn.get_attribute("data-power") or None
@@ -79,17 +120,44 @@ def test_power_snap_call_and_score_table(page: Any) -> None:
     )
 
     # Call Zwicker at the start of my next turn: the final round is marked, then the score table.
-    page.wait_for_selector("[data-testid=zwicker]", timeout=20_000)
+    if not _my_turn_starts(page):
+        _bot_called_first(page, me, opp)
+        return False
     page.keyboard.press("z")
     expect(page.locator("[data-testid=final-round]")).to_contain_text("called Zwicker")
     page.screenshot(path="/tmp/zwicker-final.png")
-    table = page.locator("[data-testid=score-table]")
-    expect(table).to_be_visible(timeout=30_000)
-    expect(table.locator("tbody tr")).to_have_count(2)
-    expect(page.locator(f"[data-testid=score-{me}]")).to_contain_text("called")
-    for seat in (me, opp):
-        expect(page.locator(f"[data-testid=score-{seat}] .zw-num")).to_have_text(re.compile(r"^\d+$"))
+    _score_table(page, me, opp, caller=me)
     page.screenshot(path="/tmp/zwicker.png", full_page=True)
+    return True
+
+
+def test_power_snap_call_and_score_table(page: Any) -> None:
+    sign_up(page, "zora")
+    # A long turn timer so nothing runs out; hard bots keep the pace up.
+    create_bot_table(page, "zwicker", 2, "hard", {"turn_seconds": 120})
+    page.wait_for_selector(".zw-seat.zw-me")
+    me = int(page.locator(".zw-seat.zw-me").get_attribute("data-testid").split("-")[1])
+    opp = 1 - me
+    for _ in range(DEALS):
+        if _deal(page, me, opp):
+            return
+    pytest.fail(f"the bot called Zwicker first in {DEALS} deals in a row")
+
+
+def test_the_create_form_sets_how_long_a_player_may_be_away(page: Any) -> None:
+    """The lobby's table option `zombie_seconds` reaches the table (and the form keeps to its bounds)."""
+    sign_up(page, "zeno")
+    page.goto("/")
+    page.select_option("[data-testid=create-game]", "zwicker")
+    page.fill("[data-testid=create-seats]", "2")
+    field = page.locator("[data-testid=create-zombie-seconds]")
+    expect(field).to_have_value("45")
+    assert (field.get_attribute("min"), field.get_attribute("max")) == ("10", "600")
+    field.fill("90")
+    page.click("[data-testid=create-submit]")
+    page.wait_for_url("**/tables/*/")
+    table_id = int(page.url.rstrip("/").split("/")[-1])
+    assert page.request.get(f"/api/tables/{table_id}/").json()["zombie_seconds"] == 90
 
 
 def test_replay_everything_view_turns_every_card_up(page: Any) -> None:
