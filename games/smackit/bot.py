@@ -15,6 +15,11 @@ was already on its way (planned within `COMMIT_MS` after the winning smack)
 still lands it, as a hand in motion does: the rules ignore it within
 `smack_grace_ms`, and the table can show by how many ms it lost. Bots that
 are out keep smacking (harassing) until they are out for good.
+
+Play stops for the smack race: while a Smack it! card lies on top the rules
+refuse a flip (`smack_pending`), so a bot holding the turn plans no flip then,
+only its smack — also for a Smack it! card that closes a challenge round,
+which lies on top until it is smacked (the turn is nobody's meanwhile).
 """
 
 from __future__ import annotations

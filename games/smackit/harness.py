@@ -43,9 +43,13 @@ def random_action(state: State, seat: int, now_ms: int, rng: random.Random) -> A
     if r < 0.01:
         return rng.choice(_GARBAGE)
     centre = state["centre"]
-    top_is_smack = bool(centre) and DECK[centre[-1]]["face"] == "smack"
-    if top_is_smack and rng.random() < 0.7:
-        return {"kind": "smack"}
+    if centre and DECK[centre[-1]]["face"] == "smack":
+        # play stops for the race: a flip now is refused (smack_pending); a
+        # silent table leaves the card to the idle timer
+        r = rng.random()
+        if r < 0.6:
+            return {"kind": "smack"}
+        return {"kind": "flip"} if r < 0.65 else None
     if state["turn"] == seat:
         r = rng.random()
         if r < 0.04:

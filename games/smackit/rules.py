@@ -21,8 +21,9 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   the round comes is skipped. Numbers 1..50 are unique, so a round never ties
   (the rulebook's bull's-eye tie-break is not needed).
 - [D3] A round in which no number was flipped (only smack cards nobody
-  smacked) ends without a winner: the cards stay in the centre and play goes
-  on with the next player holding cards after the challenge's flipper.
+  smacked, flipped over by the idle timer) ends without a winner: the cards
+  stay in the centre and play goes on with the next player holding cards
+  after the challenge's flipper.
 - [D4] A smack won during a challenge round ends the round; the smacker
   flips next (the rulebook: the winner restarts play).
 - [D5] Going out is settled when no challenge round is running: a player who
@@ -57,6 +58,16 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   table); with `shuffle_won` the new order under the pile is kept in the
   event's `order`, which redaction drops. Views never list cards under a
   pile. The `finished` event reveals every pile and the removed cards.
+- [D14] Play stops for the smack race: while a smack card lies on top (flipped,
+  or forfeited onto an empty centre [D8]) a `flip` is `smack_pending`, for the
+  turn holder as for anyone when the turn is nobody's. Only the idle timer
+  flips over it (the turn holder's own top card, `auto: true`), so a table of
+  absent players never stalls; with `auto_flip_seconds` 0 only a smack goes on.
+- [D15] A smack card flipped as the last card of a challenge round is raced
+  for before the round is settled: the turn is nobody's (`next: null`) and
+  the first smack wins the pile and ends the round [D4]. If nobody smacks,
+  the idle timer settles the round as if the smack card were not there (the
+  highest number wins, or [D3]).
 """
 
 from __future__ import annotations
@@ -82,6 +93,21 @@ def _build_deck() -> list[dict[str, Any]]:
 DECK: list[dict[str, Any]] = _build_deck()
 
 LIMIT_TIMER = "limit"
+
+
+def _smack_on_top(st: State) -> bool:
+    """A smack card on top stops play until it is smacked or the idle timer flips [D14]."""
+    centre = st["centre"]
+    return bool(centre) and DECK[centre[-1]]["face"] == "smack"
+
+
+def _round_waits(st: State) -> bool:
+    """A complete round whose last card, a smack card, is still raced for [D15].
+
+    A running round hands the turn on to its next flipper; the turn is nobody's
+    only once every participant has flipped and the round is not settled yet.
+    """
+    return st["challenge"] is not None and st["turn"] is None and not st["finished"]
 
 
 def _card(cid: int) -> dict[str, Any]:
@@ -303,6 +329,8 @@ class SmackItRules:
         if kind == "timer":
             raise RuleError("bad_action", "only the system fires timers")
         if kind == "flip":
+            if _smack_on_top(state) and state["turn"] in (seat, None):
+                raise RuleError("smack_pending", "a Smack it! card lies on top: smack it, nobody flips now")
             if state["turn"] != seat:
                 raise RuleError("not_your_turn", "it is not your turn to flip")
             return self._flip(state, seat, now_ms, rng, auto=False)
@@ -317,6 +345,11 @@ class SmackItRules:
             return tx.events
         if tid == state["flip_timer"] and state["turn"] is not None:
             return self._flip(state, state["turn"], now_ms, rng, auto=True)
+        if tid == state["flip_timer"] and _round_waits(state):
+            tx = _Tx(self, state)  # nobody smacked the round's last card [D15]
+            self._resolve_round(tx, rng)
+            self._settle(tx, now_ms)
+            return tx.events
         return []  # stale
 
     def _flip(self, state: State, s: int, now_ms: int, rng: random.Random, auto: bool) -> list[Event]:
@@ -343,8 +376,8 @@ class SmackItRules:
             rest = order[order.index(s) + 1 :] if s in order else []
             nxt = next((x for x in rest if holds(x)), None)
             tx.emit(event("flipped", s, card=_card(cid), at_ms=now_ms, next=nxt, auto=auto))
-            if nxt is None:
-                self._resolve_round(tx, rng)
+            if nxt is None and card["face"] != "smack":
+                self._resolve_round(tx, rng)  # a smack card is raced for first [D15]
         else:
             nxt = next(x for x in ((s + k) % n for k in range(1, n + 1)) if holds(x) or x == s)
             if not holds(nxt):
@@ -455,7 +488,7 @@ class SmackItRules:
                 self._finish(tx, "last_player")
                 return
         secs = st["options"]["auto_flip_seconds"]
-        if tx.turn_changed and secs > 0 and st["turn"] is not None:
+        if tx.turn_changed and secs > 0 and (st["turn"] is not None or _round_waits(st)):
             tx.emit(timer_event(f"flip:{st['timer_n']}", now_ms + secs * 1000))
 
     def _finish(self, tx: _Tx, reason: str) -> None:
@@ -548,7 +581,7 @@ class SmackItRules:
                 "reaction_ms": lw["reaction_ms"],
                 "behind": [{"seat": b[0], "ms": b[1]} for b in lw["behind"]],
             },
-            "flip_due_ms": st["flip_due"] if st["turn"] is not None else None,
+            "flip_due_ms": st["flip_due"] if st["turn"] is not None or _round_waits(st) else None,
             "limit_due_ms": st["limit_due"],
             "options": dict(st["options"]),
             "finished": st["finished"],

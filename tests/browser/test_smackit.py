@@ -15,6 +15,16 @@ from tests.browser.conftest import create_bot_table, sign_up
 pytestmark = [pytest.mark.browser]
 
 
+# Read in one go in the page (the bot may smack any moment): a Smack it! card on top stops play.
+_FLIP_BLOCKED_JS = """() => {
+  const face = document.querySelector("[data-testid=centre-top]").dataset.face;
+  const status = document.querySelector("[data-testid=status]");
+  const blocked = document.querySelector("[data-testid=flip]").disabled && status.classList.contains("smackit-pending")
+    && !status.classList.contains("smackit-mine") && status.textContent.startsWith("Smack it! Nobody flips");
+  return face !== "smack" || blocked;
+}"""
+
+
 def _count(page: Any, seat: int) -> int:
     return int(page.locator(f"[data-testid=pile-{seat}]").get_attribute("data-count"))
 
@@ -35,6 +45,7 @@ def test_flip_with_space_smack_a_smack_card_and_win_the_pile(page: Any) -> None:
     deadline = time.monotonic() + 50
     while time.monotonic() < deadline:
         if top.get_attribute("data-face") == "smack":
+            assert page.evaluate(_FLIP_BLOCKED_JS), "the Flip button must be disabled while a Smack it! card lies on top"
             pile_before = _count(page, me)
             centre = int(re.search(r"\d+", page.locator("[data-testid=centre-count]").inner_text()).group())
             page.keyboard.press("s")

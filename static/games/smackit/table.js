@@ -4,7 +4,7 @@
 const STRINGS = {
   en: {
     flip: "Flip", smack: "Smack!", flipKey: "space", smackKey: "S or Enter",
-    yourTurn: "Your turn: flip!", turnOf: "{name} flips", cards: "{n} cards", card1: "1 card",
+    yourTurn: "Your turn: flip!", turnOf: "{name} flips", smackPending: "Smack it! Nobody flips until it is smacked", cards: "{n} cards", card1: "1 card",
     centre: "Centre pile", empty: "empty", forfeits: "Forfeits at the bottom", removed: "Out of play: {n}",
     challenge: "Challenge! round", challengeBy: "Challenge by {name}", best: "Best: {value} ({name})",
     waiting: "still to flip: {names}", out: "out", outForGood: "out for good",
@@ -25,7 +25,7 @@ const STRINGS = {
   },
   de: {
     flip: "Aufdecken", smack: "Schlagen!", flipKey: "Leertaste", smackKey: "S oder Enter",
-    yourTurn: "Du bist dran: aufdecken!", turnOf: "{name} deckt auf", cards: "{n} Karten", card1: "1 Karte",
+    yourTurn: "Du bist dran: aufdecken!", turnOf: "{name} deckt auf", smackPending: "Smack it! Niemand deckt auf, bis geschlagen wurde", cards: "{n} Karten", card1: "1 Karte",
     centre: "Mittelstapel", empty: "leer", forfeits: "Strafkarten unten", removed: "Aus dem Spiel: {n}",
     challenge: "Herausforderung!", challengeBy: "Herausforderung von {name}", best: "Höchste: {value} ({name})",
     waiting: "noch aufzudecken: {names}", out: "raus", outForGood: "endgültig raus",
@@ -46,7 +46,7 @@ const STRINGS = {
   },
   fr: {
     flip: "Retourner", smack: "Frapper !", flipKey: "espace", smackKey: "S ou Entrée",
-    yourTurn: "À toi : retourne !", turnOf: "{name} retourne", cards: "{n} cartes", card1: "1 carte",
+    yourTurn: "À toi : retourne !", turnOf: "{name} retourne", smackPending: "Smack it ! Personne ne retourne avant la frappe", cards: "{n} cartes", card1: "1 carte",
     centre: "Pile centrale", empty: "vide", forfeits: "Pénalités en dessous", removed: "Hors jeu : {n}",
     challenge: "Défi !", challengeBy: "Défi de {name}", best: "Meilleure : {value} ({name})",
     waiting: "doivent encore retourner : {names}", out: "éliminé", outForGood: "éliminé définitivement",
@@ -258,8 +258,17 @@ export function createRenderer(root, ctx) {
     return node;
   }
 
+  // Play stops for the smack race: the server refuses a flip (smack_pending) while a Smack it! card lies on top.
+  function smackPending() {
+    return !!(view && !view.finished && view.centre.top && view.centre.top.face === "smack");
+  }
+
+  function canFlip() {
+    return !!(view && !view.finished && view.turn === ctx.seat && ctx.seat !== null && !smackPending());
+  }
+
   function doFlip() {
-    if (!ctx.send || !view || view.finished || view.turn !== ctx.seat) return;
+    if (!ctx.send || !canFlip()) return;
     ctx.send({ kind: "flip" });
   }
 
@@ -382,10 +391,12 @@ export function createRenderer(root, ctx) {
 
   function drawStatus() {
     if (view.finished) statusLine.textContent = t.finished;
+    else if (smackPending()) statusLine.textContent = t.smackPending;
     else if (view.turn === ctx.seat && ctx.seat !== null) statusLine.textContent = t.yourTurn;
     else statusLine.textContent = fmt("turnOf", { name: name(view.turn) });
-    statusLine.classList.toggle("smackit-mine", !view.finished && view.turn === ctx.seat);
-    if (flipButton) flipButton.disabled = view.finished || view.turn !== ctx.seat;
+    statusLine.classList.toggle("smackit-mine", canFlip());
+    statusLine.classList.toggle("smackit-pending", smackPending());
+    if (flipButton) flipButton.disabled = !canFlip();
     if (smackButton) smackButton.disabled = view.finished || (view.out_for_good || []).includes(ctx.seat);
   }
 

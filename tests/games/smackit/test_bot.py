@@ -184,3 +184,25 @@ def test_bot_survives_spectator_like_history() -> None:
         BotContext(seat=0, level="expert", view=RULES.view(state, 0), history=redacted_history(RULES, log, 0), now_ms=5),
         random.Random(0),
     )
+
+
+def test_bot_never_flips_onto_a_pending_smack_card() -> None:
+    # seat 1's smack card lies on top and seat 2 holds the turn: a flip would be smack_pending
+    log, state = _scripted([[0, 1], [54, 3], [4, 5]], [(0, "flip", 100), (1, "flip", 900)])
+    assert state["turn"] == 2
+    for level in LEVEL_NAMES:
+        move = _choose(log, state, 2, level)
+        assert move is not None and move.action == {"kind": "smack"}, level
+
+
+def test_bot_smacks_a_smack_card_flipped_as_the_last_card_of_a_round() -> None:
+    # challenge by seat 0; seats 1 and 2 flip numbers, seat 0 closes the round with a smack card
+    log, state = _scripted(
+        [[50, 54, 0], [29, 2], [19, 3]], [(0, "flip", 100), (1, "flip", 900), (2, "flip", 1700), (0, "flip", 2500)]
+    )
+    assert state["challenge"] is not None and state["turn"] is None
+    for level in LEVEL_NAMES:
+        for seat in range(3):
+            move = _choose(log, state, seat, level)
+            assert move is not None and move.action == {"kind": "smack"}, (seat, level)
+            assert 2500 + 160 <= move.at_ms <= 2500 + 2000

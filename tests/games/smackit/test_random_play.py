@@ -33,10 +33,15 @@ def test_random_games_keep_every_invariant_and_mostly_finish() -> None:
 def test_random_play_exercises_every_event_kind() -> None:
     kinds: set[str] = set()
     results: set[str] = set()
+    raced: set[str] = set()  # what follows a Smack it! card flipped as a round's last card
     for seed in range(40):
         report = play_random(HARNESS, 2 + seed % 5, 10_000 + seed, max_actions=3000, check=False)
         kinds.update(e["kind"] for e in report.log)
         results.update(e["data"]["result"] for e in report.log if e["kind"] == "smacked")
+        log = [e for e in report.log if e["kind"] != "timer"]
+        for e, after in zip(log, log[1:], strict=False):
+            if e["kind"] == "flipped" and e["data"]["card"]["face"] == "smack" and e["data"]["next"] is None:
+                raced.add(after["kind"] if after["kind"] != "smacked" else f"smacked:{after['data']['result']}")
     assert kinds >= {
         "dealt",
         "timer",
@@ -51,3 +56,5 @@ def test_random_play_exercises_every_event_kind() -> None:
         "finished",
     }
     assert results == {"win", "false", "ignored"}
+    # [D15] the round's last card is raced for (a smack wins it) or, unsmacked, left to the idle timer
+    assert "smacked:win" in raced and raced <= {"smacked:win", "pile_won", "challenge_ended", "finished"}, raced

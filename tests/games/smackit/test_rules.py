@@ -81,6 +81,10 @@ class Play:
     def smack(self, seat: int, at: int | None = None) -> list[dict[str, Any]]:
         return self.act(seat, {"kind": "smack"}, at)
 
+    def idle(self, at: int | None = None) -> list[dict[str, Any]]:
+        """The system fires the live idle timer (`auto_flip_seconds`)."""
+        return self.act(None, {"kind": "timer", "id": self.state["flip_timer"]}, at)
+
     def kinds(self, events: list[dict[str, Any]]) -> list[str]:
         return [e["kind"] for e in events if e["kind"] != "timer"]
 
@@ -272,15 +276,16 @@ def test_round_without_a_number_ends_without_winner() -> None:
     p = Play([[C[0], num(1)], [S[0], num(3)], [S[1], num(4)]])
     p.flip(0)
     p.flip(1)
-    p.flip(2)
-    ev = p.flip(0)  # num(1)
+    p.idle()  # nobody smacked: only the idle timer flips over a smack card [D14]
+    ev = p.idle()  # num(1)
     won = only(ev, "pile_won")  # num(1) is a number: seat 0 wins
     assert won["seat"] == 0
     p2 = Play([[C[0], S[2], num(1)], [S[0], num(3)], [S[1], num(4)]])
     p2.flip(0)
     p2.flip(1)
-    p2.flip(2)
-    ev = p2.flip(0)  # a smack card, nobody smacked: no number at all [D3]
+    p2.idle()  # nobody smacked: only the idle timer flips over a smack card [D14]
+    p2.idle()
+    ev = p2.idle()  # the round's last card was a smack card, nobody smacked: no number at all [D3, D15]
     ended = only(ev, "challenge_ended")
     assert ended["data"]["next"] == 1
     assert p2.view["centre"]["count"] == 4 and not p2.view["challenge"]["active"]
@@ -427,6 +432,117 @@ def test_forfeit_onto_empty_centre_is_the_top_and_a_smack_card_there_can_be_won(
     assert only(ev, "pile_won")["seat"] == 1 and p.state["turn"] == 1
 
 
+# ------------------------------------------------- the smack race [D14, D15]
+
+
+def refused(p: Play, seat: int, code: str) -> None:
+    """A flip refused with `code`, changing nothing."""
+    before = copy.deepcopy(p.state)
+    with pytest.raises(RuleError) as err:
+        p.flip(seat)
+    assert err.value.code == code
+    assert p.state == before
+
+
+def test_flip_onto_a_smack_card_is_smack_pending_until_it_is_smacked() -> None:
+    p = Play([[num(1), num(2)], [S[0], num(3)], [num(4), num(5)]])
+    p.flip(0, at=0)
+    p.flip(1, at=500)
+    assert p.state["turn"] == 2
+    refused(p, 2, "smack_pending")  # play stops for the race, the turn holder included
+    refused(p, 0, "not_your_turn")
+    ev = p.smack(2, at=900)
+    assert only(ev, "pile_won")["seat"] == 2
+    assert only(p.flip(2, at=1500), "flipped")["data"]["card"]["value"] == 4
+
+
+def test_flip_is_smack_pending_during_a_challenge_round() -> None:
+    p = Play([[C[0], num(1)], [S[0], num(3)], [num(20), num(4)]])
+    p.flip(0)
+    p.flip(1)
+    refused(p, 2, "smack_pending")
+    assert p.view["challenge"]["flipped_by"] == [1]
+
+
+def test_flip_onto_a_forfeited_smack_card_is_smack_pending() -> None:
+    # [D8] a smack card forfeited onto the empty centre lies on top like a flipped one
+    p = Play([[num(1), num(2)], [num(3), num(4)], [S[0], num(5)]])
+    p.smack(2, at=50)
+    refused(p, 0, "smack_pending")
+
+
+def test_only_the_idle_timer_flips_over_an_unsmacked_smack_card() -> None:
+    p = Play([[num(1), num(2)], [S[0], num(3)], [num(4), num(5)]], auto_flip_seconds=5)
+    p.flip(0, at=0)
+    ev = p.flip(1, at=500)
+    assert only(ev, "timer")["data"]["due_ms"] == 5500
+    ev = p.idle(at=5500)
+    f = only(ev, "flipped")
+    assert f["seat"] == 2 and f["data"]["auto"] is True and f["data"]["card"]["value"] == 4
+    assert p.state["turn"] == 0 and any(e["kind"] == "timer" for e in ev)
+    # the smack card is covered: smacking it now is a false smack
+    assert only(p.smack(0, at=6500), "smacked")["data"]["result"] == "false"
+
+
+def test_smack_card_as_the_last_card_of_a_round_is_smacked_before_the_round_is_settled() -> None:
+    p = Play([[C[0], S[0], num(1)], [num(30), num(3)], [num(20), num(4)]])
+    p.flip(0, at=0)
+    p.flip(1, at=100)  # 30 is the best so far...
+    p.flip(2, at=200)
+    ev = p.flip(0, at=300)  # ...but the round's last card is a smack card
+    assert p.kinds(ev) == ["flipped"]
+    assert only(ev, "flipped")["data"]["next"] is None
+    assert p.view["challenge"]["active"] and p.view["turn"] is None
+    assert p.view["flip_due_ms"] == 10_300  # the idle timer still guards the table
+    for seat in range(3):
+        refused(p, seat, "smack_pending")
+    ev = p.smack(2, at=650)
+    sm = only(ev, "smacked")
+    assert sm["data"]["result"] == "win" and sm["data"]["reaction_ms"] == 350
+    won = only(ev, "pile_won")
+    assert won["seat"] == 2 and won["data"]["by"] == "smack" and won["data"]["next"] == 2
+    assert [c["id"] for c in won["data"]["cards"]] == [C[0], num(30), num(20), S[0]]
+    assert not p.view["challenge"]["active"] and p.state["turn"] == 2  # the round ended with it [D4]
+    # a second smack within the grace is ignored, not punished
+    assert only(p.smack(1, at=800), "smacked")["data"]["result"] == "ignored"
+
+
+def test_unsmacked_last_card_of_a_round_is_settled_by_the_idle_timer() -> None:
+    p = Play([[C[0], S[0], num(1)], [num(30), num(3)], [num(20), num(4)]], auto_flip_seconds=5)
+    p.flip(0, at=0)
+    p.flip(1, at=100)
+    p.flip(2, at=200)
+    ev = p.flip(0, at=300)
+    assert only(ev, "timer")["data"]["due_ms"] == 5300
+    ev = p.idle(at=5300)
+    won = only(ev, "pile_won")
+    assert won["seat"] == 1 and won["data"]["by"] == "challenge"  # the highest number, as if no smack card
+    assert p.state["turn"] == 1 and any(e["kind"] == "timer" for e in ev)
+    assert only(p.smack(2, at=5400), "smacked")["data"]["result"] == "false"
+
+
+def test_last_card_of_a_round_without_idle_timer_waits_for_a_smack() -> None:
+    p = Play([[C[0], S[0], num(1)], [num(30), num(3)], [num(20), num(4)]], auto_flip_seconds=0)
+    p.flip(0)
+    p.flip(1)
+    p.flip(2)
+    ev = p.flip(0)
+    assert not [e for e in ev if e["kind"] == "timer"] and p.view["flip_due_ms"] is None
+    assert only(p.smack(1, at=400), "pile_won")["seat"] == 1
+
+
+def test_player_emptied_by_the_round_wins_its_smack_card_and_stays_in() -> None:
+    # [D5] with [D15]: seat 0's last card is the round's smack card; seat 0 smacks it himself
+    p = Play([[C[0], S[0]], [num(30), num(3)], [num(20), num(4)]])
+    p.flip(0)
+    p.flip(1)
+    p.flip(2)
+    p.flip(0, at=1000)
+    ev = p.smack(0, at=1300)
+    assert only(ev, "pile_won")["seat"] == 0 and not [e for e in ev if e["kind"] == "out"]
+    assert p.view["piles"] == [4, 1, 1] and p.view["out"] == []
+
+
 def test_false_smack_of_last_card_by_turn_holder_passes_the_turn() -> None:
     p = Play([[num(1), num(2)], [num(3)], [num(4), num(5)]])
     p.flip(0)
@@ -568,7 +684,8 @@ def test_everyone_out_at_once_share_first_place() -> None:
     p = Play([[C[0]], [S[0]], [S[1]]])
     p.flip(0)
     p.flip(1)
-    ev = p.flip(2)
+    p.idle()  # flips seat 2's smack card over seat 1's: the round's last card [D14]
+    ev = p.idle()  # nobody smacked it either: the round is settled [D15]
     assert only(ev, "challenge_ended")
     fin = only(ev, "finished")
     assert fin["data"]["outcome"]["winners"] == [0, 1, 2]
