@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Iterator
 from typing import Any
@@ -37,6 +38,11 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     result = yield
     from django.db import connections
 
+    try:
+        asyncio.get_running_loop()
+        return result  # a loop runs in this thread (Playwright's, in browser modules): no database calls here
+    except RuntimeError:
+        pass
     wrapper = connections["default"]
     pool = getattr(wrapper, "_connection_pools", {}).get(wrapper.alias) if wrapper.vendor == "postgresql" else None
     if pool is not None:
