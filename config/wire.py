@@ -22,11 +22,16 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class WireError(ValueError):
-    """Input refused before anything used it; `message` says why (it never echoes the bad text)."""
+    """Input refused before anything used it; `message` says why (it never echoes the bad text).
 
-    def __init__(self, message: str) -> None:
+    `message_id` is the document's own top-level `id` when it parsed and that id is itself clean
+    text: a client whose action carried, say, an out-of-range number learns which action was refused.
+    """
+
+    def __init__(self, message: str, message_id: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.message_id = message_id
 
 
 def text_problem(value: str) -> str | None:
@@ -111,5 +116,11 @@ def loads(raw: str | bytes, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> An
         raise WireError(f"nested deeper than {max_depth} levels") from None
     except ValueError:  # JSONDecodeError, and integers of more than 4300 digits
         raise WireError("not JSON") from None
-    check(value, max_depth=max_depth)
+    try:
+        check(value, max_depth=max_depth)
+    except WireError as e:
+        own_id = value.get("id") if isinstance(value, dict) else None
+        if isinstance(own_id, str) and 0 < len(own_id) <= 64 and text_problem(own_id) is None:
+            e.message_id = own_id
+        raise
     return value

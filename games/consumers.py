@@ -214,7 +214,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:  # size, nesting, storable text, finite numbers: one loader for every socket (config/wire.py)
             message = wire.loads(text_data if text_data is not None else bytes_data or b"", max_bytes=settings.WS_MAX_MESSAGE_BYTES)
         except wire.WireError as e:
-            await self.error("bad_message", e.message)
+            await self.error("bad_message", e.message, e.message_id)
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await self.error("bad_message", "a message is an object with a string `type`")

@@ -88,6 +88,8 @@ async def test_table_socket_answers_bad_message_applies_nothing_and_stays_open(r
     await me.send_to(text_data=raw)
     answer = await me.receive_json_from(timeout=5)
     assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+    if raw.startswith('{"type":"act","id":"n"'):
+        assert answer["id"] == "n"  # a parsed action's own clean id names the refusal: the client knows which one
     await me.send_json_to({"type": "ping"})
     assert (await me.receive_json_from(timeout=5))["type"] == "pong"
     assert (await reload(match)).seq == match.seq  # nothing applied
