@@ -119,6 +119,7 @@ class SmackItRules:
     """The rules object the platform registers as `RULES`."""
 
     slug = "smackit"
+    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
     name = "Smack It!"
     min_seats = 2
     max_seats = 6

@@ -175,6 +175,7 @@ class ZackRules:
     """The pure ZACK! rules object (see ARCHITECTURE.md, "The rules interface")."""
 
     slug = "zack"
+    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
     name = "ZACK!"
     min_seats = 3
     max_seats = 6

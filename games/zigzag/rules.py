@@ -291,6 +291,7 @@ class ZigzagRules:
     """The ZIGZAG rules object registered as `RULES`."""
 
     slug = "zigzag"
+    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
     name = "ZIGZAG"
     min_seats = 4
     max_seats = 6

@@ -137,6 +137,7 @@ class ZwickerRules:
     """The Zwicker rules object registered as `RULES`."""
 
     slug = "zwicker"
+    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
     name = "Zwicker"
     min_seats = 2
     max_seats = 6

@@ -139,7 +139,9 @@ def stack(services: bool, web: int = 1, worker: bool = True) -> Iterator[Stack]:
         pg = _fresh_postgres(os.environ["DATABASE_URL"])
         redis = os.environ["REDIS_URL"].rsplit("/", 1)[0]
         # Databases of its own, so stacks started side by side do not take each other's tasks.
-        layer_db, broker_db = random.sample(range(2, 16), 2)
+        # STACK_REDIS_DBS="a,b" pins them (parallel runs on one machine must not share a DB).
+        pinned = os.environ.get("STACK_REDIS_DBS")
+        layer_db, broker_db = (int(x) for x in pinned.split(",")) if pinned else random.sample(range(2, 16), 2)
         env.update(DATABASE_URL=pg[0], REDIS_URL=f"{redis}/{layer_db}", CELERY_BROKER_URL=f"{redis}/{broker_db}")
         subprocess.run(["redis-cli", "-u", f"{redis}/{broker_db}", "flushdb"], check=False, capture_output=True)
     s = Stack(env=env, logs=tmp)
