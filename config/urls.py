@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
@@ -24,6 +25,8 @@ api_patterns = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The djangojs catalogue of the request's language: gettext/ngettext/interpolate/pgettext for every page script.
+    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
     path("api/", include(api_patterns)),
     path("", include("accounts.urls")),
     path("", include("replays.page_urls")),
