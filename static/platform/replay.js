@@ -19,83 +19,75 @@ const copyBtn = document.getElementById("btn-copy");
 
 // --- words for events ------------------------------------------------------------
 // The game's renderer may export describeEvent(event, lang, players); these words
-// are the fallback: every kind the installed games log, in English, German and
-// French, and any other kind humanised ("slapped_wrong" → "slapped wrong").
+// are the fallback: every kind the installed games log, in the page's language
+// (djangojs catalogue), and any other kind humanised ("slapped_wrong" → "slapped wrong").
+// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
+// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
+// The fallback words below are English msgids; entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
 const WORDS = {
-  en: {
-    hidden: "Hidden event", seat: "Seat {n}", nobody: "nobody", and: " and ",
-    finished: "Match over: {who} won.", finishedMany: "Match over: {who} won.", finishedNone: "Match over.", timer: "Timer: {s} s.",
-    right: "right", wrong: "wrong", first: "first", late: "too late", correct: "correct", falseClaim: "false",
-    confirmed: "confirmed", failed: "failed",
-    kinds: {
-      dealt: "Cards dealt.", turn: "{who}'s turn.", reshuffled: "Pile reshuffled.", revealed: "All cards revealed.",
-      thrown: "{who} threw a card.", thrownOot: "{who} threw a card out of turn.", challenged: "{who} challenged",
-      colour_thrown: "{who} threw the colour card.", colours_passed: "Colour cards passed on.",
-      returned: "{who}'s card was returned.", chosen: "{who} chose.",
-      peeked: "{who} looked at a card.", drawn: "{who} drew a card.", used: "{who} used a power.",
-      replaced: "{who} replaced a card.", snapped: "{who} snapped.", snap_wrong: "{who} snapped wrongly.",
-      snap_taken_back: "{who}'s snap was taken back.", swapped: "{who} swapped cards.", took_discard: "{who} took the discard.",
-      discarded: "{who} discarded a card.", called: "{who} called Zwicker!", kept: "{who} kept the cards.",
-      turn_timeout: "{who}'s time ran out.",
-      tour_started: "A new round begins.", tour_ended: "The round ends.", opened: "{who} opened.",
-      stopped: "{who} played a STOP.", z_played: "{who} played a Z.", passed: "{who} passed.", signalled: "{who} made a sign.",
-      exchanged: "{who} exchanged a card.", announced: "{who} announced", countered: "{who} countered",
-      manche_ended: "The hand is over.", hands_replaced: "Hands replaced.",
-      flipped: "{who} flipped a card.", smacked: "{who} smacked", pile_won: "{who} won the pile.",
-      challenge_started: "{who} started a challenge.", challenge_restarted: "{who} restarted the challenge.",
-      challenge_ended: "The challenge is over.", forfeited: "{who} forfeited a card.", out: "{who} is out of cards.",
-    },
-  },
-  de: {
-    hidden: "Verdecktes Ereignis", seat: "Platz {n}", nobody: "niemand", and: " und ",
-    finished: "Partie vorbei: {who} gewinnt.", finishedMany: "Partie vorbei: {who} gewinnen.", finishedNone: "Partie vorbei.", timer: "Timer: {s} s.",
-    right: "richtig", wrong: "falsch", first: "am schnellsten", late: "zu spät", correct: "richtig", falseClaim: "falsch",
-    confirmed: "bestätigt", failed: "gescheitert",
-    kinds: {
-      dealt: "Karten ausgeteilt.", turn: "{who} ist dran.", reshuffled: "Stapel neu gemischt.", revealed: "Alle Karten aufgedeckt.",
-      thrown: "{who} wirft eine Karte.", thrownOot: "{who} wirft eine Karte, ohne dran zu sein.", challenged: "{who} klagt an",
-      colour_thrown: "{who} wirft die Farbkarte.", colours_passed: "Farbkarten weitergegeben.",
-      returned: "{who} bekommt die Karte zurück.", chosen: "{who} hat gewählt.",
-      peeked: "{who} schaut eine Karte an.", drawn: "{who} zieht eine Karte.", used: "{who} nutzt eine Fähigkeit.",
-      replaced: "{who} tauscht eine Karte aus.", snapped: "{who} zwickt.", snap_wrong: "{who} zwickt falsch.",
-      snap_taken_back: "{who} nimmt den Zwick zurück.", swapped: "{who} vertauscht Karten.", took_discard: "{who} nimmt die Ablage.",
-      discarded: "{who} legt eine Karte ab.", called: "{who} ruft Zwicker!", kept: "{who} behält die Karten.",
-      turn_timeout: "Die Zeit von {who} ist abgelaufen.",
-      tour_started: "Eine neue Runde beginnt.", tour_ended: "Die Runde ist zu Ende.", opened: "{who} eröffnet.",
-      stopped: "{who} spielt ein STOP.", z_played: "{who} spielt ein Z.", passed: "{who} passt.", signalled: "{who} gibt ein Zeichen.",
-      exchanged: "{who} tauscht eine Karte.", announced: "{who} sagt an", countered: "{who} widerspricht",
-      manche_ended: "Die Manche ist zu Ende.", hands_replaced: "Handkarten ersetzt.",
-      flipped: "{who} deckt eine Karte auf.", smacked: "{who} haut drauf", pile_won: "{who} gewinnt den Stapel.",
-      challenge_started: "{who} beginnt eine Herausforderung.", challenge_restarted: "{who} beginnt die Herausforderung neu.",
-      challenge_ended: "Die Herausforderung ist vorbei.", forfeited: "{who} gibt eine Karte ab.", out: "{who} hat keine Karten mehr.",
-    },
-  },
-  fr: {
-    hidden: "Événement caché", seat: "Place {n}", nobody: "personne", and: " et ",
-    finished: "Partie terminée : {who} gagne.", finishedMany: "Partie terminée : {who} gagnent.", finishedNone: "Partie terminée.", timer: "Minuteur : {s} s.",
-    right: "à raison", wrong: "à tort", first: "en premier", late: "trop tard", correct: "exact", falseClaim: "faux",
-    confirmed: "confirmé", failed: "échoué",
-    kinds: {
-      dealt: "Cartes distribuées.", turn: "Au tour de {who}.", reshuffled: "Pioche remélangée.", revealed: "Toutes les cartes sont révélées.",
-      thrown: "{who} lance une carte.", thrownOot: "{who} lance une carte hors de son tour.", challenged: "{who} accuse",
-      colour_thrown: "{who} lance sa carte couleur.", colours_passed: "Cartes couleur passées.",
-      returned: "La carte de {who} lui est rendue.", chosen: "{who} a choisi.",
-      peeked: "{who} regarde une carte.", drawn: "{who} pioche une carte.", used: "{who} utilise un pouvoir.",
-      replaced: "{who} remplace une carte.", snapped: "{who} zwicke.", snap_wrong: "{who} zwicke à tort.",
-      snap_taken_back: "Le zwick de {who} est repris.", swapped: "{who} échange des cartes.", took_discard: "{who} prend la défausse.",
-      discarded: "{who} défausse une carte.", called: "{who} annonce Zwicker !", kept: "{who} garde les cartes.",
-      turn_timeout: "Le temps de {who} est écoulé.",
-      tour_started: "Un nouveau tour commence.", tour_ended: "Le tour est terminé.", opened: "{who} ouvre.",
-      stopped: "{who} joue un STOP.", z_played: "{who} joue un Z.", passed: "{who} passe.", signalled: "{who} fait un signe.",
-      exchanged: "{who} échange une carte.", announced: "{who} annonce", countered: "{who} conteste",
-      manche_ended: "La manche est terminée.", hands_replaced: "Mains remplacées.",
-      flipped: "{who} retourne une carte.", smacked: "{who} tape", pile_won: "{who} gagne la pile.",
-      challenge_started: "{who} lance un défi.", challenge_restarted: "{who} relance le défi.",
-      challenge_ended: "Le défi est terminé.", forfeited: "{who} cède une carte.", out: "{who} n'a plus de cartes.",
-    },
+  hidden: gettext("Hidden event"),
+  seat: gettext("Seat {n}"),
+  nobody: gettext("nobody"),
+  and: gettext(" and "),
+  finished: (v) => ngettext("Match over: {who} won.", "Match over: {who} won.", v.count),
+  finishedNone: gettext("Match over."),
+  timer: gettext("Timer: {s} s."),
+  right: gettext("right"),
+  wrong: gettext("wrong"),
+  first: gettext("first"),
+  late: gettext("too late"),
+  correct: gettext("correct"),
+  falseClaim: gettext("false"),
+  confirmed: gettext("confirmed"),
+  failed: gettext("failed"),
+  kinds: {
+    dealt: gettext("Cards dealt."),
+    turn: gettext("{who}'s turn."),
+    reshuffled: gettext("Pile reshuffled."),
+    revealed: gettext("All cards revealed."),
+    thrown: gettext("{who} threw a card."),
+    thrownOot: gettext("{who} threw a card out of turn."),
+    challenged: gettext("{who} challenged"),
+    colour_thrown: gettext("{who} threw the colour card."),
+    colours_passed: gettext("Colour cards passed on."),
+    returned: gettext("{who}'s card was returned."),
+    chosen: gettext("{who} chose."),
+    peeked: gettext("{who} looked at a card."),
+    drawn: gettext("{who} drew a card."),
+    used: gettext("{who} used a power."),
+    replaced: gettext("{who} replaced a card."),
+    snapped: gettext("{who} snapped."),
+    snap_wrong: gettext("{who} snapped wrongly."),
+    snap_taken_back: gettext("{who}'s snap was taken back."),
+    swapped: gettext("{who} swapped cards."),
+    took_discard: gettext("{who} took the discard."),
+    discarded: gettext("{who} discarded a card."),
+    called: gettext("{who} called Zwicker!"),
+    kept: gettext("{who} kept the cards."),
+    turn_timeout: gettext("{who}'s time ran out."),
+    tour_started: gettext("A new round begins."),
+    tour_ended: gettext("The round ends."),
+    opened: gettext("{who} opened."),
+    stopped: gettext("{who} played a STOP."),
+    z_played: gettext("{who} played a Z."),
+    passed: gettext("{who} passed."),
+    signalled: gettext("{who} made a sign."),
+    exchanged: gettext("{who} exchanged a card."),
+    announced: gettext("{who} announced"),
+    countered: gettext("{who} countered"),
+    manche_ended: gettext("The hand is over."),
+    hands_replaced: gettext("Hands replaced."),
+    flipped: gettext("{who} flipped a card."),
+    smacked: gettext("{who} smacked"),
+    pile_won: gettext("{who} won the pile."),
+    challenge_started: gettext("{who} started a challenge."),
+    challenge_restarted: gettext("{who} restarted the challenge."),
+    challenge_ended: gettext("The challenge is over."),
+    forfeited: gettext("{who} forfeited a card."),
+    out: gettext("{who} is out of cards."),
   },
 };
-const W = WORDS[lang] || WORDS.en;
+const W = WORDS;
 // Kinds worth jumping to: challenges, smacks, snaps, announcements and what follows them.
 const IMPORTANT_KINDS = new Set([
   "challenged", "colour_thrown", "returned", "colours_passed", "snapped", "snap_wrong", "snap_taken_back", "called",
@@ -136,7 +128,7 @@ function describeGeneric(e) {
   if (e.kind === "finished") {
     const winners = d.outcome?.winners || (Number.isInteger(d.winner) ? [d.winner] : []);
     if (!winners.length) return W.finishedNone;
-    return fill(winners.length > 1 ? W.finishedMany : W.finished, { who: names(winners) });
+    return fill(W.finished({ count: winners.length }), { who: names(winners) });
   }
   if (e.kind === "timer") return fill(W.timer, { s: Number.isFinite(d.due_ms - e.t_ms) ? Math.round((d.due_ms - e.t_ms) / 1000) : "?" });
   if (e.kind === "thrown" && d.out_of_turn === true) return fill(W.kinds.thrownOot, { who });

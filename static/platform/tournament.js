@@ -4,12 +4,10 @@ import { api, el, wsUrl } from "./api.js";
 
 const CFG = window.TOURNAMENT_CONFIG || { page: "any" };
 const LANG = (document.body.dataset.lang || "en").slice(0, 2);
-// The notice shows on pages that do not load this page's translations (see base.html).
+// The notice shows on every page: its words come from the djangojs catalogue base.html loads on each of them.
 const NOTICE = {
-  en: { ready: "Your table is ready", round: "round", go: "Go to the table", close: "Close" },
-  de: { ready: "Dein Tisch ist bereit", round: "Runde", go: "Zum Tisch", close: "Schließen" },
-  fr: { ready: "Votre table est prête", round: "manche", go: "Aller à la table", close: "Fermer" },
-}[LANG] || { ready: "Your table is ready", round: "round", go: "Go to the table", close: "Close" };
+  ready: gettext("Your table is ready"), round: pgettext("tournament", "round"), go: gettext("Go to the table"), close: gettext("Close"),
+};
 
 function fmtPoints(x) {
   if (x === null || x === undefined) return "";

@@ -63,8 +63,10 @@ def test_throw_with_space_challenge_a_bot_and_see_the_result(page: Any) -> None:
 
 
 def mount_renderer(page: Any, slug: str, view: dict[str, Any], players: list[dict[str, Any]], lang: str = "en") -> None:
-    """Draw `view` with the game's renderer as the replay page does (no socket: ctx.send is null)."""
-    page.goto("/")
+    """Draw `view` with the game's renderer as the replay page does (no socket: ctx.send is null).
+
+    The renderer's words come from the page's djangojs catalogue, so the page is loaded in `lang`."""
+    open_in_language(page, lang)
     page.evaluate(
         """async ([slug, view, players, lang]) => {
           const link = document.createElement("link");
@@ -82,16 +84,29 @@ def mount_renderer(page: Any, slug: str, view: dict[str, Any], players: list[dic
     )
 
 
+def open_in_language(page: Any, lang: str) -> None:
+    """Load a page in `lang` (Django's language cookie, as the language switch sets it): its catalogue speaks `lang`."""
+    if not page.url.startswith("http"):
+        page.goto("/")
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": page.url}])
+    page.goto("/")
+    page.wait_for_selector(f"html[lang={lang}]", state="attached")
+
+
 def describe_all(page: Any, slug: str, events: list[dict[str, Any]], players: list[dict[str, Any]]) -> dict[str, list[str]]:
-    return page.evaluate(
-        """async ([slug, events, players]) => {
-          const mod = await import(`/static/games/${slug}/table.js`);
-          const out = {};
-          for (const lang of ["en", "de", "fr"]) out[lang] = events.map((e) => mod.describeEvent(e, lang, players));
-          return out;
-        }""",
-        [slug, events, players],
-    )
+    """The replay sentence of every event in each language, each from a page loaded in that language."""
+    out: dict[str, list[str]] = {}
+    for lang in ("en", "de", "fr"):
+        open_in_language(page, lang)
+        out[lang] = page.evaluate(
+            """async ([slug, events, players, lang]) => {
+              const mod = await import(`/static/games/${slug}/table.js`);
+              return events.map((e) => mod.describeEvent(e, lang, players));
+            }""",
+            [slug, events, players, lang],
+        )
+    open_in_language(page, "en")
+    return out
 
 
 def test_replay_everything_view_shows_piles_turn_and_out_of_turn_cards(page: Any) -> None:

@@ -287,15 +287,9 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     # The replay's event list: one sentence per event in each language, every kind of the match.
     events = [dict(RULES.redact(e, None) or {"kind": None}, seq=i + 1, t_ms=100 * i) for i, e in enumerate(report.log)]
     events = [e for e in events if e["kind"]] + [dict(e, seq=i + 1, t_ms=100 * i) for i, e in enumerate(report.log)]
-    texts = page.evaluate(
-        """async ([events, players]) => {
-          const mod = await import("/static/games/zigzag/table.js");
-          const out = {};
-          for (const lang of ["en", "de", "fr"]) out[lang] = events.map((e) => mod.describeEvent(e, lang, players));
-          return out;
-        }""",
-        [events, players],
-    )
+    from tests.browser.test_zack import describe_all
+
+    texts = describe_all(page, "zigzag", events, players)  # each language from a page loaded in it
     kinds = {e["kind"] for e in events}
     assert {"dealt", "tour_started", "timer", "opened", "exchanged", "passed", "signalled", "announced", "countered", "stopped",
             "z_played", "hands_replaced", "reshuffled", "tour_ended", "manche_ended", "finished"} <= kinds

@@ -1,70 +1,66 @@
 // Smack It! live table renderer: draws the whole table from a `view`, shows events as transient feedback.
 // Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
 
+// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
+// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
+// Entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
 const STRINGS = {
-  en: {
-    flip: "Flip", smack: "Smack!", flipKey: "space", smackKey: "S or Enter",
-    yourTurn: "Your turn: flip!", turnOf: "{name} flips", smackPending: "Smack it! Nobody flips until it is smacked", cards: "{n} cards", card1: "1 card",
-    centre: "Centre pile", empty: "empty", forfeits: "Forfeits at the bottom", removed: "Out of play: {n}",
-    challenge: "Challenge! round", challengeBy: "Challenge by {name}", best: "Best: {value} ({name})",
-    waiting: "still to flip: {names}", out: "out", outForGood: "out for good",
-    smackWon: "{name} won the smack in {ms} ms", smackLate: "{name} was {ms} ms too late (ignored)",
-    smackFalse: "False smack by {name}!", forfeit: "{name} forfeits a card to the bottom",
-    pileWon: "{name} takes the pile ({n} cards)", pileWonChallenge: "{name} wins the challenge with {value} ({n} cards)",
-    pileRemoved: "{name} is out: the pile ({n} cards) leaves play", challengeStart: "{name} flipped a Challenge!",
-    challengeRestart: "{name} restarts the challenge!", challengeEnd: "No number in the challenge: the pile stays",
-    isOut: "{name} is out of cards", isOutForGood: "{name} is out for good", autoFlip: "Auto flip in {s} s",
-    autoFlipped: "The system flipped for {name}", finished: "Match over", winner: "Winner: {names}",
-    timeLimit: "Time limit reached", place: "Place", player: "Player", score: "Cards",
-    seat: "Seat {n}", you: "you", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Last smack",
-    behind: "+{ms} ms", spectator: "You are watching", timeLeft: "Match ends in {m}:{s}", number: "Number {n}",
-    toFlip: "to flip", next: "next", pileHolds: "{name}'s pile: {n} cards, next {card}",
-    evDealt: "{n} cards dealt to {p} players.", evFlipped: "{name} flipped {card}.", evTurn: "{name} flips next.",
-    evFlipTimer: "Auto flip in {s} s if nobody flips.", evLimit: "The match ends after {m} min at the latest.",
-    evForfeit: "{name} forfeits {card} to the bottom of the centre.",
-  },
-  de: {
-    flip: "Aufdecken", smack: "Schlagen!", flipKey: "Leertaste", smackKey: "S oder Enter",
-    yourTurn: "Du bist dran: aufdecken!", turnOf: "{name} deckt auf", smackPending: "Smack it! Niemand deckt auf, bis geschlagen wurde", cards: "{n} Karten", card1: "1 Karte",
-    centre: "Mittelstapel", empty: "leer", forfeits: "Strafkarten unten", removed: "Aus dem Spiel: {n}",
-    challenge: "Herausforderung!", challengeBy: "Herausforderung von {name}", best: "Höchste: {value} ({name})",
-    waiting: "noch aufzudecken: {names}", out: "raus", outForGood: "endgültig raus",
-    smackWon: "{name} hat in {ms} ms geschlagen", smackLate: "{name} war {ms} ms zu spät (zählt nicht)",
-    smackFalse: "Falsch geschlagen von {name}!", forfeit: "{name} gibt eine Karte unter den Stapel ab",
-    pileWon: "{name} nimmt den Stapel ({n} Karten)", pileWonChallenge: "{name} gewinnt die Herausforderung mit {value} ({n} Karten)",
-    pileRemoved: "{name} ist raus: der Stapel ({n} Karten) verlässt das Spiel", challengeStart: "{name} hat eine Herausforderung aufgedeckt!",
-    challengeRestart: "{name} startet die Herausforderung neu!", challengeEnd: "Keine Zahl in der Herausforderung: der Stapel bleibt liegen",
-    isOut: "{name} hat keine Karten mehr", isOutForGood: "{name} ist endgültig raus", autoFlip: "Automatisch aufdecken in {s} s",
-    autoFlipped: "Das System hat für {name} aufgedeckt", finished: "Partie beendet", winner: "Sieg: {names}",
-    timeLimit: "Zeitlimit erreicht", place: "Platz", player: "Spieler", score: "Karten",
-    seat: "Platz {n}", you: "du", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Letzter Schlag",
-    behind: "+{ms} ms", spectator: "Du schaust zu", timeLeft: "Partie endet in {m}:{s}", number: "Zahl {n}",
-    toFlip: "deckt auf", next: "als Nächstes", pileHolds: "Stapel von {name}: {n} Karten, als Nächstes {card}",
-    evDealt: "{n} Karten an {p} Spieler verteilt.", evFlipped: "{name} deckt {card} auf.", evTurn: "{name} deckt als Nächstes auf.",
-    evFlipTimer: "Automatisch aufdecken in {s} s, falls niemand aufdeckt.", evLimit: "Die Partie endet spätestens nach {m} min.",
-    evForfeit: "{name} gibt {card} unter den Mittelstapel ab.",
-  },
-  fr: {
-    flip: "Retourner", smack: "Frapper !", flipKey: "espace", smackKey: "S ou Entrée",
-    yourTurn: "À toi : retourne !", turnOf: "{name} retourne", smackPending: "Smack it ! Personne ne retourne avant la frappe", cards: "{n} cartes", card1: "1 carte",
-    centre: "Pile centrale", empty: "vide", forfeits: "Pénalités en dessous", removed: "Hors jeu : {n}",
-    challenge: "Défi !", challengeBy: "Défi de {name}", best: "Meilleure : {value} ({name})",
-    waiting: "doivent encore retourner : {names}", out: "éliminé", outForGood: "éliminé définitivement",
-    smackWon: "{name} a frappé en {ms} ms", smackLate: "{name} avait {ms} ms de retard (ignoré)",
-    smackFalse: "Mauvaise frappe de {name} !", forfeit: "{name} cède une carte sous la pile",
-    pileWon: "{name} prend la pile ({n} cartes)", pileWonChallenge: "{name} gagne le défi avec {value} ({n} cartes)",
-    pileRemoved: "{name} est éliminé : la pile ({n} cartes) sort du jeu", challengeStart: "{name} a retourné un Défi !",
-    challengeRestart: "{name} relance le défi !", challengeEnd: "Aucun nombre dans le défi : la pile reste",
-    isOut: "{name} n'a plus de cartes", isOutForGood: "{name} est éliminé définitivement", autoFlip: "Retournement automatique dans {s} s",
-    autoFlipped: "Le système a retourné pour {name}", finished: "Partie terminée", winner: "Victoire : {names}",
-    timeLimit: "Limite de temps atteinte", place: "Place", player: "Joueur", score: "Cartes",
-    seat: "Place {n}", you: "toi", smackIt: "Smack it!", challengeCard: "Challenge!", lastSmack: "Dernière frappe",
-    behind: "+{ms} ms", spectator: "Tu regardes", timeLeft: "Fin de partie dans {m}:{s}", number: "Nombre {n}",
-    toFlip: "retourne", next: "suivante", pileHolds: "Pile de {name} : {n} cartes, ensuite {card}",
-    evDealt: "{n} cartes distribuées à {p} joueurs.", evFlipped: "{name} retourne {card}.", evTurn: "{name} retourne ensuite.",
-    evFlipTimer: "Retournement automatique dans {s} s si personne ne retourne.", evLimit: "La partie se termine au plus tard après {m} min.",
-    evForfeit: "{name} cède {card} sous la pile centrale.",
-  },
+  flip: gettext("Flip"),
+  smack: gettext("Smack!"),
+  flipKey: gettext("space"),
+  smackKey: gettext("S or Enter"),
+  yourTurn: gettext("Your turn: flip!"),
+  turnOf: gettext("{name} flips"),
+  smackPending: gettext("Smack it! Nobody flips until it is smacked"),
+  cards: (v) => ngettext("{n} card", "{n} cards", v.n),
+  centre: gettext("Centre pile"),
+  empty: gettext("empty"),
+  forfeits: gettext("Forfeits at the bottom"),
+  removed: gettext("Out of play: {n}"),
+  challenge: gettext("Challenge! round"),
+  challengeBy: gettext("Challenge by {name}"),
+  best: gettext("Best: {value} ({name})"),
+  waiting: gettext("still to flip: {names}"),
+  out: gettext("out"),
+  outForGood: gettext("out for good"),
+  smackWon: gettext("{name} won the smack in {ms} ms"),
+  smackLate: gettext("{name} was {ms} ms too late (ignored)"),
+  smackFalse: gettext("False smack by {name}!"),
+  forfeit: gettext("{name} forfeits a card to the bottom"),
+  pileWon: (v) => ngettext("{name} takes the pile ({n} card)", "{name} takes the pile ({n} cards)", v.n),
+  pileWonChallenge: (v) => ngettext("{name} wins the challenge with {value} ({n} card)", "{name} wins the challenge with {value} ({n} cards)", v.n),
+  pileRemoved: (v) => ngettext("{name} is out: the pile ({n} card) leaves play", "{name} is out: the pile ({n} cards) leaves play", v.n),
+  challengeStart: gettext("{name} flipped a Challenge!"),
+  challengeRestart: gettext("{name} restarts the challenge!"),
+  challengeEnd: gettext("No number in the challenge: the pile stays"),
+  isOut: gettext("{name} is out of cards"),
+  isOutForGood: gettext("{name} is out for good"),
+  autoFlip: gettext("Auto flip in {s} s"),
+  autoFlipped: gettext("The system flipped for {name}"),
+  finished: gettext("Match over"),
+  winner: gettext("Winner: {names}"),
+  timeLimit: gettext("Time limit reached"),
+  place: gettext("Place"),
+  player: gettext("Player"),
+  score: gettext("Cards"),
+  seat: gettext("Seat {n}"),
+  you: gettext("you"),
+  smackIt: gettext("Smack it!"),
+  challengeCard: gettext("Challenge!"),
+  lastSmack: gettext("Last smack"),
+  behind: gettext("+{ms} ms"),
+  spectator: gettext("You are watching"),
+  timeLeft: gettext("Match ends in {m}:{s}"),
+  number: gettext("Number {n}"),
+  toFlip: gettext("to flip"),
+  next: gettext("next"),
+  pileHolds: (v) => ngettext("{name}'s pile: {n} card, next {card}", "{name}'s pile: {n} cards, next {card}", v.n),
+  evDealt: (v) => ngettext("{n} card dealt to {p} players.", "{n} cards dealt to {p} players.", v.n),
+  evFlipped: gettext("{name} flipped {card}."),
+  evTurn: gettext("{name} flips next."),
+  evFlipTimer: gettext("Auto flip in {s} s if nobody flips."),
+  evLimit: gettext("The match ends after {m} min at the latest."),
+  evForfeit: gettext("{name} forfeits {card} to the bottom of the centre."),
 };
 
 // Okabe-Ito colours (colour-blind safe) plus a distinct symbol per seat.
@@ -107,7 +103,8 @@ function boltIcon() {
 }
 
 function fill(t, key, values) {
-  return (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+  const text = typeof t[key] === "function" ? t[key](values || {}) : t[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
 }
 
 function cardLabel(t, card) {
@@ -117,7 +114,7 @@ function cardLabel(t, card) {
 }
 
 function countCards(t, n) {
-  return n === 1 ? t.card1 : fill(t, "cards", { n });
+  return fill(t, "cards", { n });
 }
 
 // What one event means, in one sentence (shared by the live feedback and the replay's event list).
@@ -158,7 +155,7 @@ function sentence(t, e, name) {
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, lang, players) {
-  const t = STRINGS[lang] || STRINGS.en;
+  const t = STRINGS;
   const d = (event && event.data) || {};
   const name = (seat) => {
     if (seat === null || seat === undefined) return "?";
@@ -195,7 +192,7 @@ export function describeEvent(event, lang, players) {
 }
 
 export function createRenderer(root, ctx) {
-  const t = STRINGS[ctx.lang] || STRINGS.en;
+  const t = STRINGS;
   const fmt = (key, values) => fill(t, key, values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;

@@ -2,84 +2,87 @@
 // Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
 // The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
 
+// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
+// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
+// Entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
 const STRINGS = {
-  en: {
-    throw: "Throw", throwKey: "space", challenge: "Challenge", challengeKeys: "keys 1–{n}", colourCard: "Colour card",
-    colourKey: "C", choose: "Choose who throws next", chooseKeys: "keys 1–{n}", box: "The box", boxEmpty: "The box is empty",
-    boxCount: "{n} cards in the box", boxCount1: "1 card in the box", cards: "{n} cards", card1: "1 card", noCards: "no cards — throw your colour card on your turn!",
-    dealer: "dealer", you: "you", seat: "Seat {n}", spectator: "You are watching",
-    turnHidden: "Whose turn is it? Read the box!", yourTurn: "Your turn!", turnOf: "{name}'s turn", waitingChoice: "{name} chooses a colour…",
-    pause: "Stop! Pause: {s} s", settling: "Cards are being returned…", choiceIn: "choice in {s} s",
-    lrSwapped: "Left = Right is in force: left and right are exchanged", colourInBox: "colour card in the box",
-    thrower: "thrown by {name}",
-    chSuccessSlow: "{by} challenged {target}: too slow — right! {taker} takes {cards}, {next} restarts.",
-    chSuccessWrong: "{by} challenged {target}: not their turn — right! {taker} takes {cards}, {next} restarts.",
-    chFail: "{by} challenged {target} — wrong! {taker} takes {cards}, {next} restarts.",
-    retCard: "{name}'s card came back ({why}) and goes under the pile.", retChallenge: "{name}'s challenge came back ({why}).",
-    retColour: "{name}'s colour card came back ({why}).",
-    why_settling: "after a challenge", why_pause: "Stop pause", why_waiting_choice: "waiting for a choice",
-    chosen: "{name} chose {colour}: {target} throws next.", chosenTimer: "Time is up: {name} throws next.",
-    passed: "Swap colours! Colour cards and challenge cards passed to the left.", stopCard: "{name} threw a Stop card: {face}.",
-    colourError: "{name} threw the colour card — a mistake that may be challenged!", won: "{name} threw the colour card and wins!",
-    finished: "Match over", winner: "Winner: {name}", place: "Place", player: "Player", left: "Cards left", outOfTurn: "Out of turn",
-    oot: "out of turn", turnTag: "to throw",
-    evDealt: "{n} cards dealt to {p} players.", evThrown: "{name} threw {card}.", evThrownOot: "{name} threw {card} — out of turn ({expected} was to throw).",
-    evCircle: "a {colour} circle", evTimer: "{s} s to choose a colour.", evFinished: "Match over: {name} wins.", held: "your challenge cards", pileTop: "top", allPiles: "Pile (revealed)",
-    faces: { links: "Left", rechts: "Right", links2: "2 Left", rechts2: "2 Right", nochmal: "Again", zurueck: "Back",
-      stop_choose: "Choose colour", stop_swap: "Swap colours", stop_lr: "Left = Right" },
-    colours: { red: "red", blue: "blue", yellow: "yellow", green: "green", orange: "orange", purple: "purple" },
+  throw: gettext("Throw"),
+  throwKey: gettext("space"),
+  challenge: gettext("Challenge"),
+  challengeKeys: gettext("keys 1–{n}"),
+  colourCard: gettext("Colour card"),
+  colourKey: gettext("C"),
+  choose: gettext("Choose who throws next"),
+  chooseKeys: gettext("keys 1–{n}"),
+  box: gettext("The box"),
+  boxEmpty: gettext("The box is empty"),
+  boxCount: (v) => ngettext("{n} card in the box", "{n} cards in the box", v.n),
+  cards: (v) => ngettext("{n} card", "{n} cards", v.n),
+  noCards: gettext("no cards — throw your colour card on your turn!"),
+  dealer: gettext("dealer"),
+  you: gettext("you"),
+  seat: gettext("Seat {n}"),
+  spectator: gettext("You are watching"),
+  turnHidden: gettext("Whose turn is it? Read the box!"),
+  yourTurn: gettext("Your turn!"),
+  turnOf: gettext("{name}'s turn"),
+  waitingChoice: gettext("{name} chooses a colour…"),
+  pause: gettext("Stop! Pause: {s} s"),
+  settling: gettext("Cards are being returned…"),
+  choiceIn: gettext("choice in {s} s"),
+  lrSwapped: gettext("Left = Right is in force: left and right are exchanged"),
+  colourInBox: gettext("colour card in the box"),
+  thrower: gettext("thrown by {name}"),
+  chSuccessSlow: gettext("{by} challenged {target}: too slow — right! {taker} takes {cards}, {next} restarts."),
+  chSuccessWrong: gettext("{by} challenged {target}: not their turn — right! {taker} takes {cards}, {next} restarts."),
+  chFail: gettext("{by} challenged {target} — wrong! {taker} takes {cards}, {next} restarts."),
+  retCard: gettext("{name}'s card came back ({why}) and goes under the pile."),
+  retChallenge: gettext("{name}'s challenge came back ({why})."),
+  retColour: gettext("{name}'s colour card came back ({why})."),
+  why_settling: gettext("after a challenge"),
+  why_pause: gettext("Stop pause"),
+  why_waiting_choice: gettext("waiting for a choice"),
+  chosen: gettext("{name} chose {colour}: {target} throws next."),
+  chosenTimer: gettext("Time is up: {name} throws next."),
+  passed: gettext("Swap colours! Colour cards and challenge cards passed to the left."),
+  stopCard: gettext("{name} threw a Stop card: {face}."),
+  colourError: gettext("{name} threw the colour card — a mistake that may be challenged!"),
+  won: gettext("{name} threw the colour card and wins!"),
+  finished: gettext("Match over"),
+  winner: gettext("Winner: {name}"),
+  place: gettext("Place"),
+  player: gettext("Player"),
+  left: gettext("Cards left"),
+  outOfTurn: gettext("Out of turn"),
+  oot: gettext("out of turn"),
+  turnTag: gettext("to throw"),
+  evDealt: (v) => ngettext("{n} card dealt to {p} players.", "{n} cards dealt to {p} players.", v.n),
+  evThrown: gettext("{name} threw {card}."),
+  evThrownOot: gettext("{name} threw {card} — out of turn ({expected} was to throw)."),
+  evCircle: gettext("a {colour} circle"),
+  evTimer: gettext("{s} s to choose a colour."),
+  evFinished: gettext("Match over: {name} wins."),
+  held: gettext("your challenge cards"),
+  pileTop: gettext("top"),
+  allPiles: gettext("Pile (revealed)"),
+  faces: {
+    links: gettext("Left"),
+    rechts: gettext("Right"),
+    links2: gettext("2 Left"),
+    rechts2: gettext("2 Right"),
+    nochmal: gettext("Again"),
+    zurueck: gettext("Back"),
+    stop_choose: gettext("Choose colour"),
+    stop_swap: gettext("Swap colours"),
+    stop_lr: gettext("Left = Right"),
   },
-  de: {
-    throw: "Werfen", throwKey: "Leertaste", challenge: "Anklagen", challengeKeys: "Tasten 1–{n}", colourCard: "Farbkarte",
-    colourKey: "C", choose: "Wähle, wer als Nächstes wirft", chooseKeys: "Tasten 1–{n}", box: "Die Box", boxEmpty: "Die Box ist leer",
-    boxCount: "{n} Karten in der Box", boxCount1: "1 Karte in der Box", cards: "{n} Karten", card1: "1 Karte", noCards: "keine Karten — wirf deine Farbkarte, wenn du dran bist!",
-    dealer: "Geber", you: "du", seat: "Platz {n}", spectator: "Du schaust zu",
-    turnHidden: "Wer ist dran? Lies die Box!", yourTurn: "Du bist dran!", turnOf: "{name} ist dran", waitingChoice: "{name} wählt eine Farbe…",
-    pause: "Stopp! Pause: {s} s", settling: "Karten werden zurückgegeben…", choiceIn: "Wahl in {s} s",
-    lrSwapped: "Links = Rechts gilt: links und rechts sind vertauscht", colourInBox: "Farbkarte in der Box",
-    thrower: "geworfen von {name}",
-    chSuccessSlow: "{by} klagt {target} an: zu langsam — richtig! {taker} nimmt {cards}, {next} beginnt neu.",
-    chSuccessWrong: "{by} klagt {target} an: nicht dran — richtig! {taker} nimmt {cards}, {next} beginnt neu.",
-    chFail: "{by} klagt {target} an — falsch! {taker} nimmt {cards}, {next} beginnt neu.",
-    retCard: "Die Karte von {name} kommt zurück ({why}) und unter den Stapel.", retChallenge: "Die Anklage von {name} kommt zurück ({why}).",
-    retColour: "Die Farbkarte von {name} kommt zurück ({why}).",
-    why_settling: "nach einer Anklage", why_pause: "Stopp-Pause", why_waiting_choice: "Farbwahl läuft",
-    chosen: "{name} wählt {colour}: {target} wirft als Nächstes.", chosenTimer: "Zeit abgelaufen: {name} wirft als Nächstes.",
-    passed: "Farben wechseln! Farbkarten und Anklagekarten gehen nach links.", stopCard: "{name} wirft eine Stopp-Karte: {face}.",
-    colourError: "{name} wirft die Farbkarte — ein Fehler, der angeklagt werden kann!", won: "{name} wirft die Farbkarte und gewinnt!",
-    finished: "Partie beendet", winner: "Sieg: {name}", place: "Platz", player: "Spieler", left: "Karten übrig", outOfTurn: "Außer der Reihe",
-    oot: "außer der Reihe", turnTag: "ist dran",
-    evDealt: "{n} Karten an {p} Spieler verteilt.", evThrown: "{name} wirft {card}.", evThrownOot: "{name} wirft {card} — außer der Reihe (dran war {expected}).",
-    evCircle: "einen Kreis in {colour}", evTimer: "{s} s für die Farbwahl.", evFinished: "Partie beendet: {name} gewinnt.", held: "deine Anklagekarten", pileTop: "oben", allPiles: "Stapel (aufgedeckt)",
-    faces: { links: "Links", rechts: "Rechts", links2: "2 Links", rechts2: "2 Rechts", nochmal: "Nochmal", zurueck: "Zurück",
-      stop_choose: "Farbe wählen", stop_swap: "Farben wechseln", stop_lr: "Links = Rechts" },
-    colours: { red: "Rot", blue: "Blau", yellow: "Gelb", green: "Grün", orange: "Orange", purple: "Lila" },
-  },
-  fr: {
-    throw: "Lancer", throwKey: "espace", challenge: "Accuser", challengeKeys: "touches 1–{n}", colourCard: "Carte couleur",
-    colourKey: "C", choose: "Choisis qui lance ensuite", chooseKeys: "touches 1–{n}", box: "La boîte", boxEmpty: "La boîte est vide",
-    boxCount: "{n} cartes dans la boîte", boxCount1: "1 carte dans la boîte", cards: "{n} cartes", card1: "1 carte", noCards: "plus de cartes — lance ta carte couleur à ton tour !",
-    dealer: "donneur", you: "toi", seat: "Place {n}", spectator: "Tu regardes",
-    turnHidden: "À qui le tour ? Lis la boîte !", yourTurn: "À toi !", turnOf: "Au tour de {name}", waitingChoice: "{name} choisit une couleur…",
-    pause: "Stop ! Pause : {s} s", settling: "Les cartes sont rendues…", choiceIn: "choix dans {s} s",
-    lrSwapped: "Gauche = Droite est en vigueur : gauche et droite sont inversées", colourInBox: "carte couleur dans la boîte",
-    thrower: "lancée par {name}",
-    chSuccessSlow: "{by} accuse {target} : trop lent — exact ! {taker} prend {cards}, {next} relance.",
-    chSuccessWrong: "{by} accuse {target} : pas son tour — exact ! {taker} prend {cards}, {next} relance.",
-    chFail: "{by} accuse {target} — à tort ! {taker} prend {cards}, {next} relance.",
-    retCard: "La carte de {name} revient ({why}) et passe sous sa pile.", retChallenge: "L'accusation de {name} revient ({why}).",
-    retColour: "La carte couleur de {name} revient ({why}).",
-    why_settling: "après une accusation", why_pause: "pause Stop", why_waiting_choice: "choix en cours",
-    chosen: "{name} choisit {colour} : {target} lance ensuite.", chosenTimer: "Temps écoulé : {name} lance ensuite.",
-    passed: "Échange des couleurs ! Cartes couleur et cartes d'accusation passent à gauche.", stopCard: "{name} lance une carte Stop : {face}.",
-    colourError: "{name} lance sa carte couleur — une erreur qu'on peut accuser !", won: "{name} lance sa carte couleur et gagne !",
-    finished: "Partie terminée", winner: "Victoire : {name}", place: "Place", player: "Joueur", left: "Cartes restantes", outOfTurn: "Hors tour",
-    oot: "hors tour", turnTag: "doit lancer",
-    evDealt: "{n} cartes distribuées à {p} joueurs.", evThrown: "{name} lance {card}.", evThrownOot: "{name} lance {card} — hors tour (c'était à {expected}).",
-    evCircle: "un cercle {colour}", evTimer: "{s} s pour choisir une couleur.", evFinished: "Partie terminée : {name} gagne.", held: "tes cartes d'accusation", pileTop: "dessus", allPiles: "Pile (révélée)",
-    faces: { links: "Gauche", rechts: "Droite", links2: "2 Gauche", rechts2: "2 Droite", nochmal: "Encore", zurueck: "Retour",
-      stop_choose: "Choisir couleur", stop_swap: "Échange des couleurs", stop_lr: "Gauche = Droite" },
-    colours: { red: "rouge", blue: "bleu", yellow: "jaune", green: "vert", orange: "orange", purple: "violet" },
+  colours: {
+    red: pgettext("ZACK! colour", "red"),
+    blue: pgettext("ZACK! colour", "blue"),
+    yellow: pgettext("ZACK! colour", "yellow"),
+    green: pgettext("ZACK! colour", "green"),
+    orange: pgettext("ZACK! colour", "orange"),
+    purple: pgettext("ZACK! colour", "purple"),
   },
 };
 
@@ -108,11 +111,12 @@ function h(tag, attrs, ...children) {
 }
 
 function fill(t, key, values) {
-  return (t[key] || key).replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
+  const text = typeof t[key] === "function" ? t[key](values || {}) : t[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
 }
 
 function cardCount(t, n) {
-  return n === 1 ? t.card1 : fill(t, "cards", { n });
+  return fill(t, "cards", { n });
 }
 
 function cardLabel(t, card) {
@@ -123,7 +127,7 @@ function cardLabel(t, card) {
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, lang, players) {
-  const t = STRINGS[lang] || STRINGS.en;
+  const t = STRINGS;
   const d = (event && event.data) || {};
   const name = (seat) => {
     if (seat === null || seat === undefined) return "?";
@@ -164,7 +168,7 @@ export function describeEvent(event, lang, players) {
 }
 
 export function createRenderer(root, ctx) {
-  const t = STRINGS[ctx.lang] || STRINGS.en;
+  const t = STRINGS;
   const fmt = (key, values) => fill(t, key, values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
@@ -306,7 +310,7 @@ export function createRenderer(root, ctx) {
     boxArea.replaceChildren();
     const box = view.box || [];
     const head = h("div", { class: "zack-box-head" },
-      h("span", { text: box.length === 1 ? t.boxCount1 : box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
+      h("span", { text: box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
     if (view.lr_swapped) head.append(h("span", { class: "zack-tag warn", "data-testid": "lr-swapped", text: `⇄ ${t.lrSwapped}` }));
     boxArea.append(head);
     const fan = h("ol", { class: "zack-fan", "data-testid": "fan" });

@@ -6,109 +6,89 @@
 const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const RED = new Set(["diamonds", "hearts"]);
 
+// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
+// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
 const STR = {
-  en: {
-    you: "you", seat: "Seat {0}", draw: "Draw", drawPile: "Draw pile", discardPile: "Discard pile",
-    take: "Take discard", replace: "Replace", discard: "Discard", use: "Use power", keep: "Keep",
-    swapHint: "Click one of your cards to swap it with the card you looked at, or keep.",
-    zwicker: "Zwicker!", snap: "Snap", cancel: "Cancel", yourTurn: "Your turn", turnOf: "{0}'s turn",
-    drawn: "Your card", finalRound: "Final round — {0} called Zwicker", turnsLeft: "last turn to play",
-    done: "done", timer: "{0} s left",
-    pickTake: "Click the card of yours that the discard replaces.",
-    pickReplace: "Click the card of yours that the drawn card replaces.",
-    pick_look_own: "Click one of your cards to look at it.",
-    pick_look_other: "Click an opponent's card to look at it.",
-    pick_blind_swap: "Click one of your cards and one opponent's card to swap them unseen.",
-    pick_king: "Click an opponent's card to look at it (then swap or keep).",
-    snapHint: "Select your cards that match the discard and press Snap (S).",
-    power_look_own: "7/8: look at one of your cards", power_look_other: "9/10: look at an opponent's card",
-    power_blind_swap: "J/Q: swap blindly", power_king: "Black King: look, then swap or keep",
-    ev_drawn: "{0} drew a card.", ev_took: "{0} took the {1} from the discard pile.",
-    ev_replaced: "{0} replaced a card; {1} goes up.", ev_discarded: "{0} discarded the {1}.",
-    ev_look_own: "{0} looked at one of their own cards.", ev_look_other: "{0} looked at a card of {1}.",
-    ev_blind_swap: "{0} swapped a card with {1}, unseen.", ev_king: "{0} looked at a card of {1} with a black King.",
-    ev_swapped: "{0} swapped with {1}.", ev_kept: "{0} kept their cards.",
-    ev_snapped: "{0} snapped {1}.", ev_wrong: "Wrong snap by {0}: {1} — a penalty card.",
-    ev_back: "{0} was slower than {1}: {2} taken back.", ev_called: "{0} called Zwicker! Everyone else plays once more.",
-    ev_reshuffled: "The discard pile was shuffled into a new draw pile.", ev_timeout: "{0}'s time ran out.",
-    ev_finished: "The cards are revealed.", youSaw: "You see: {0}",
-    scores: "Scores", place: "Place", player: "Player", total: "Total", cards: "Cards", caller: "called",
-    winner: "winner", spectator: "You are watching.", empty: "empty slot", faceDown: "face-down card",
-    drawnBy: "{0}'s card", xray: "Replay: every card face up — a dashed frame means face down at the table.",
-    ev_dealt: "Four cards dealt to each of {0} players; {1} opens the discard pile.", ev_peeked: "{0} looked at their slot {1}.",
-    ev_drawn_seen: "{0} drew {1}.", ev_seen: "Seen: {0}.", ev_turn: "{0}'s turn.", ev_last_turn: "{0}'s last turn.",
-    ev_timer: "Turn clock: {0} s.", ev_revealed: "Cards revealed — totals: {0}.", ev_over: "Match over: {0} wins.", ev_over_none: "Match over.",
-  },
-  de: {
-    you: "du", seat: "Platz {0}", draw: "Ziehen", drawPile: "Nachziehstapel", discardPile: "Ablagestapel",
-    take: "Ablage nehmen", replace: "Tauschen", discard: "Ablegen", use: "Kraft nutzen", keep: "Behalten",
-    swapHint: "Klicke eine deiner Karten, um sie mit der angesehenen zu tauschen, oder behalte.",
-    zwicker: "Zwicker!", snap: "Abwerfen!", cancel: "Abbrechen", yourTurn: "Du bist dran", turnOf: "{0} ist dran",
-    drawn: "Deine Karte", finalRound: "Letzte Runde — {0} hat Zwicker angesagt", turnsLeft: "letzter Zug offen",
-    done: "fertig", timer: "noch {0} s",
-    pickTake: "Klicke deine Karte, die die Ablagekarte ersetzt.",
-    pickReplace: "Klicke deine Karte, die die gezogene Karte ersetzt.",
-    pick_look_own: "Klicke eine deiner Karten, um sie anzusehen.",
-    pick_look_other: "Klicke eine Karte eines Gegners, um sie anzusehen.",
-    pick_blind_swap: "Klicke eine deiner Karten und eine gegnerische, um sie ungesehen zu tauschen.",
-    pick_king: "Klicke eine gegnerische Karte, um sie anzusehen (dann tauschen oder behalten).",
-    snapHint: "Wähle deine Karten, die zur Ablage passen, und drücke Abwerfen (S).",
-    power_look_own: "7/8: eigene Karte ansehen", power_look_other: "9/10: gegnerische Karte ansehen",
-    power_blind_swap: "B/D: blind tauschen", power_king: "Schwarzer König: ansehen, dann tauschen oder behalten",
-    ev_drawn: "{0} hat eine Karte gezogen.", ev_took: "{0} hat die {1} vom Ablagestapel genommen.",
-    ev_replaced: "{0} hat eine Karte getauscht; {1} liegt oben.", ev_discarded: "{0} hat die {1} abgelegt.",
-    ev_look_own: "{0} hat eine eigene Karte angesehen.", ev_look_other: "{0} hat eine Karte von {1} angesehen.",
-    ev_blind_swap: "{0} hat blind mit {1} getauscht.", ev_king: "{0} hat mit dem schwarzen König eine Karte von {1} angesehen.",
-    ev_swapped: "{0} hat mit {1} getauscht.", ev_kept: "{0} hat behalten.",
-    ev_snapped: "{0} hat {1} abgeworfen.", ev_wrong: "Falsch abgeworfen von {0}: {1} — eine Strafkarte.",
-    ev_back: "{0} war langsamer als {1}: {2} zurückgenommen.", ev_called: "{0} sagt Zwicker! Alle anderen spielen noch einmal.",
-    ev_reshuffled: "Der Ablagestapel wurde zum neuen Nachziehstapel gemischt.", ev_timeout: "Die Zeit von {0} ist abgelaufen.",
-    ev_finished: "Die Karten werden aufgedeckt.", youSaw: "Du siehst: {0}",
-    scores: "Wertung", place: "Platz", player: "Spieler", total: "Summe", cards: "Karten", caller: "angesagt",
-    winner: "Sieger", spectator: "Du schaust zu.", empty: "leerer Platz", faceDown: "verdeckte Karte",
-    drawnBy: "Karte von {0}", xray: "Wiederholung: alle Karten offen — gestrichelter Rahmen heißt am Tisch verdeckt.",
-    ev_dealt: "Je vier Karten an {0} Spieler; {1} eröffnet den Ablagestapel.", ev_peeked: "{0} sieht sich Platz {1} an.",
-    ev_drawn_seen: "{0} zieht {1}.", ev_seen: "Gesehen: {0}.", ev_turn: "{0} ist dran.", ev_last_turn: "Letzter Zug für {0}.",
-    ev_timer: "Zugzeit: {0} s.", ev_revealed: "Karten aufgedeckt — Summen: {0}.", ev_over: "Partie beendet: {0} gewinnt.", ev_over_none: "Partie beendet.",
-  },
-  fr: {
-    you: "vous", seat: "Place {0}", draw: "Piocher", drawPile: "Pioche", discardPile: "Défausse",
-    take: "Prendre la défausse", replace: "Remplacer", discard: "Défausser", use: "Utiliser le pouvoir", keep: "Garder",
-    swapHint: "Cliquez une de vos cartes pour l'échanger avec la carte regardée, ou gardez.",
-    zwicker: "Zwicker !", snap: "Jeter", cancel: "Annuler", yourTurn: "À vous", turnOf: "Au tour de {0}",
-    drawn: "Votre carte", finalRound: "Dernier tour — {0} a annoncé Zwicker", turnsLeft: "dernier tour à jouer",
-    done: "fini", timer: "{0} s restantes",
-    pickTake: "Cliquez votre carte que la défausse remplace.",
-    pickReplace: "Cliquez votre carte que la carte piochée remplace.",
-    pick_look_own: "Cliquez une de vos cartes pour la regarder.",
-    pick_look_other: "Cliquez une carte d'un adversaire pour la regarder.",
-    pick_blind_swap: "Cliquez une de vos cartes et une d'un adversaire pour les échanger sans les voir.",
-    pick_king: "Cliquez une carte d'un adversaire pour la regarder (puis échanger ou garder).",
-    snapHint: "Sélectionnez vos cartes identiques à la défausse et appuyez sur Jeter (S).",
-    power_look_own: "7/8 : regarder une de vos cartes", power_look_other: "9/10 : regarder une carte adverse",
-    power_blind_swap: "V/D : échange à l'aveugle", power_king: "Roi noir : regarder, puis échanger ou garder",
-    ev_drawn: "{0} a pioché une carte.", ev_took: "{0} a pris le {1} de la défausse.",
-    ev_replaced: "{0} a remplacé une carte ; {1} est défaussé.", ev_discarded: "{0} a défaussé le {1}.",
-    ev_look_own: "{0} a regardé une de ses cartes.", ev_look_other: "{0} a regardé une carte de {1}.",
-    ev_blind_swap: "{0} a échangé une carte avec {1}, sans la voir.", ev_king: "{0} a regardé une carte de {1} avec un roi noir.",
-    ev_swapped: "{0} a échangé avec {1}.", ev_kept: "{0} a gardé ses cartes.",
-    ev_snapped: "{0} a jeté {1}.", ev_wrong: "Mauvais jet de {0} : {1} — une carte de pénalité.",
-    ev_back: "{0} a été plus lent que {1} : {2} repris.", ev_called: "{0} annonce Zwicker ! Les autres jouent une dernière fois.",
-    ev_reshuffled: "La défausse a été mélangée en une nouvelle pioche.", ev_timeout: "Le temps de {0} est écoulé.",
-    ev_finished: "Les cartes sont révélées.", youSaw: "Vous voyez : {0}",
-    scores: "Scores", place: "Place", player: "Joueur", total: "Total", cards: "Cartes", caller: "a annoncé",
-    winner: "gagnant", spectator: "Vous regardez.", empty: "place vide", faceDown: "carte face cachée",
-    drawnBy: "Carte de {0}", xray: "Rediffusion : toutes les cartes visibles — un cadre pointillé signifie face cachée à la table.",
-    ev_dealt: "Quatre cartes distribuées à chacun des {0} joueurs ; {1} ouvre la défausse.", ev_peeked: "{0} regarde sa place {1}.",
-    ev_drawn_seen: "{0} pioche {1}.", ev_seen: "Vu : {0}.", ev_turn: "Au tour de {0}.", ev_last_turn: "Dernier tour de {0}.",
-    ev_timer: "Temps de jeu : {0} s.", ev_revealed: "Cartes révélées — totaux : {0}.", ev_over: "Partie terminée : {0} gagne.", ev_over_none: "Partie terminée.",
-  },
+  you: gettext("you"),
+  seat: gettext("Seat {0}"),
+  draw: gettext("Draw"),
+  drawPile: gettext("Draw pile"),
+  discardPile: gettext("Discard pile"),
+  take: gettext("Take discard"),
+  replace: gettext("Replace"),
+  discard: gettext("Discard"),
+  use: gettext("Use power"),
+  keep: gettext("Keep"),
+  swapHint: gettext("Click one of your cards to swap it with the card you looked at, or keep."),
+  zwicker: gettext("Zwicker!"),
+  snap: gettext("Snap"),
+  cancel: gettext("Cancel"),
+  yourTurn: gettext("Your turn"),
+  turnOf: gettext("{0}'s turn"),
+  drawn: gettext("Your card"),
+  finalRound: gettext("Final round — {0} called Zwicker"),
+  turnsLeft: gettext("last turn to play"),
+  done: gettext("done"),
+  timer: gettext("{0} s left"),
+  pickTake: gettext("Click the card of yours that the discard replaces."),
+  pickReplace: gettext("Click the card of yours that the drawn card replaces."),
+  pick_look_own: gettext("Click one of your cards to look at it."),
+  pick_look_other: gettext("Click an opponent's card to look at it."),
+  pick_blind_swap: gettext("Click one of your cards and one opponent's card to swap them unseen."),
+  pick_king: gettext("Click an opponent's card to look at it (then swap or keep)."),
+  snapHint: gettext("Select your cards that match the discard and press Snap (S)."),
+  power_look_own: gettext("7/8: look at one of your cards"),
+  power_look_other: gettext("9/10: look at an opponent's card"),
+  power_blind_swap: gettext("J/Q: swap blindly"),
+  power_king: gettext("Black King: look, then swap or keep"),
+  ev_drawn: gettext("{0} drew a card."),
+  ev_took: gettext("{0} took the {1} from the discard pile."),
+  ev_replaced: gettext("{0} replaced a card; {1} goes up."),
+  ev_discarded: gettext("{0} discarded the {1}."),
+  ev_look_own: gettext("{0} looked at one of their own cards."),
+  ev_look_other: gettext("{0} looked at a card of {1}."),
+  ev_blind_swap: gettext("{0} swapped a card with {1}, unseen."),
+  ev_king: gettext("{0} looked at a card of {1} with a black King."),
+  ev_swapped: gettext("{0} swapped with {1}."),
+  ev_kept: gettext("{0} kept their cards."),
+  ev_snapped: gettext("{0} snapped {1}."),
+  ev_wrong: gettext("Wrong snap by {0}: {1} — a penalty card."),
+  ev_back: gettext("{0} was slower than {1}: {2} taken back."),
+  ev_called: gettext("{0} called Zwicker! Everyone else plays once more."),
+  ev_reshuffled: gettext("The discard pile was shuffled into a new draw pile."),
+  ev_timeout: gettext("{0}'s time ran out."),
+  ev_finished: gettext("The cards are revealed."),
+  youSaw: gettext("You see: {0}"),
+  scores: gettext("Scores"),
+  place: gettext("Place"),
+  player: gettext("Player"),
+  total: gettext("Total"),
+  cards: gettext("Cards"),
+  caller: gettext("called"),
+  winner: gettext("winner"),
+  spectator: gettext("You are watching."),
+  empty: gettext("empty slot"),
+  faceDown: gettext("face-down card"),
+  drawnBy: gettext("{0}'s card"),
+  xray: gettext("Replay: every card face up — a dashed frame means face down at the table."),
+  ev_dealt: gettext("Four cards dealt to each of {0} players; {1} opens the discard pile."),
+  ev_peeked: gettext("{0} looked at their slot {1}."),
+  ev_drawn_seen: gettext("{0} drew {1}."),
+  ev_seen: gettext("Seen: {0}."),
+  ev_turn: gettext("{0}'s turn."),
+  ev_last_turn: gettext("{0}'s last turn."),
+  ev_timer: gettext("Turn clock: {0} s."),
+  ev_revealed: gettext("Cards revealed — totals: {0}."),
+  ev_over: gettext("Match over: {0} wins."),
+  ev_over_none: gettext("Match over."),
 };
 
+// The court cards' corner letters differ per language (German Bube/Dame, French Valet/Dame/Roi).
 const RANK_LABEL = {
-  en: { J: "J", Q: "Q", K: "K", A: "A" },
-  de: { J: "B", Q: "D", K: "K", A: "A" },
-  fr: { J: "V", Q: "D", K: "R", A: "A" },
+  J: pgettext("card rank letter: Jack", "J"),
+  Q: pgettext("card rank letter: Queen", "Q"),
+  K: pgettext("card rank letter: King", "K"),
+  A: pgettext("card rank letter: Ace", "A"),
 };
 
 function h(tag, attrs, ...children) {
@@ -132,19 +112,19 @@ function isCard(c) {
 }
 
 function fill(lang, key, args) {
-  let s = (STR[lang] || STR.en)[key] ?? STR.en[key] ?? key;
+  let s = STR[key] ?? key; // `lang` is the page's language, which the catalogue already speaks
   args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
   return s;
 }
 
 function cardLabel(lang, c) {
   if (!isCard(c)) return "?";
-  return `${RANK_LABEL[lang][c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
+  return `${RANK_LABEL[c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
 }
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, lang, players) {
-  const L = STR[lang] ? lang : "en";
+  const L = lang;
   const t = (key, ...args) => fill(L, key, args);
   const d = (event && event.data) || {};
   const who = (seat) => {
@@ -205,7 +185,7 @@ export function describeEvent(event, lang, players) {
 }
 
 export function createRenderer(root, ctx) {
-  const lang = STR[ctx.lang] ? ctx.lang : "en";
+  const lang = ctx.lang;
   const me = Number.isInteger(ctx.seat) ? ctx.seat : null;
   const api = { update, destroy, players: ctx.players || [] };
   let view = null;
@@ -239,7 +219,7 @@ export function createRenderer(root, ctx) {
 
   function cardFace(c, extra) {
     const red = RED.has(c.suit);
-    const label = RANK_LABEL[lang][c.rank] || c.rank;
+    const label = RANK_LABEL[c.rank] || c.rank;
     return h("div", { class: `zw-card zw-face ${red ? "zw-red" : "zw-black"} ${extra || ""}`, "data-rank": c.rank,
       "data-suit": c.suit, "aria-label": cardName(c) },
       h("span", { class: "zw-corner", text: `${label}${SUIT_SYMBOL[c.suit]}` }),
