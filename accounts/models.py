@@ -13,12 +13,20 @@ from django.utils.translation import gettext_lazy as _
 # Names the platform's own bot accounts use (`bot-<game>-<level>`, tournament bots `bot-<game>-<level>-<n>`).
 # Nobody else may take one: a person holding such a name would be shown, seated and rated as that bot.
 BOT_NAME_PREFIX = "bot-"
+# A bot's persona name (`Ada-bot`, `Bruno-bot`, ...): what people read at the table. Reserved too, so a
+# person called `Ada-bot` can never be taken for (or challenged as) the bot.
+BOT_NAME_SUFFIX = "-bot"
 
 
 def is_reserved_username(name: str) -> bool:
     """True for a name in the bots' namespace, compared as Django stores names (NFKC) and without case,
-    so neither `Bot-zack-easy` nor a full-width `ｂｏｔ-zack-easy` (stored as `bot-zack-easy`) gets through."""
-    return unicodedata.normalize("NFKC", name or "").casefold().startswith(BOT_NAME_PREFIX)
+    so neither `Bot-zack-easy` nor a full-width `ｂｏｔ-zack-easy` (stored as `bot-zack-easy`) gets through,
+    and neither does a persona name (`Ada-bot`, `ADA-BOT`)."""
+    folded = unicodedata.normalize("NFKC", name or "").casefold()
+    return folded.startswith(BOT_NAME_PREFIX) or folded.endswith(BOT_NAME_SUFFIX)
+
+
+RESERVED_MESSAGE = _("Names starting with “bot-” or ending in “-bot” are reserved for the platform's bots.")
 
 
 class User(AbstractUser):
@@ -51,4 +59,4 @@ class User(AbstractUser):
         """Model forms (the admin's too) refuse a person's name in the bots' namespace."""
         super().clean()
         if not self.is_bot and is_reserved_username(self.username):
-            raise ValidationError({"username": _("Names starting with “bot-” are reserved for the platform's bots.")})
+            raise ValidationError({"username": RESERVED_MESSAGE})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 
@@ -10,10 +11,9 @@ from django.contrib.auth import authenticate, password_validation, user_logged_i
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from accounts.models import BOT_NAME_PREFIX, User, is_reserved_username
+from accounts.models import BOT_NAME_SUFFIX, RESERVED_MESSAGE, User, is_reserved_username
 from accounts.tokens import token_expired
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
     elif len(username) > 150 or not all(c.isalnum() or c in "@.+-_" for c in username):
         errors["username"] = ["Use at most 150 letters, digits and @.+-_ only."]
     elif is_reserved_username(username):
-        errors["username"] = [_("Names starting with “bot-” are reserved for the platform's bots.")]
+        errors["username"] = [str(RESERVED_MESSAGE)]
     elif User.objects.filter(username__iexact=username).exists():
         errors["username"] = ["A user with that username already exists."]
     try:
@@ -96,21 +96,46 @@ def token_revoke(*, user: User) -> None:
     Token.objects.filter(user=user).delete()
 
 
+# First names of the bots' personas: short (they fit a seat panel uncut), easy to tell apart when read
+# fast, and the same in English, German and French.
+PERSONAS = (
+    "Ada", "Bruno", "Clara", "Dario", "Elsa", "Felix", "Greta", "Hugo", "Ines", "Jonas", "Kira", "Leon",
+    "Mila", "Nico", "Olga", "Paul", "Rosa", "Sami", "Tilda", "Udo", "Vera", "Willi", "Yara", "Zeno",
+    "Alma", "Boris", "Cleo", "Emil", "Frida", "Ida", "Karl", "Lotte", "Milo", "Nora", "Otto", "Pia",
+)
+
+
+def bot_persona_candidates(*, slug: str, level: str, number: int) -> list[str]:
+    """The persona names a bot identity may take, best first: `<Name>-bot`, starting at a place in
+    PERSONAS fixed by the identity (so a fresh installation names its bots alike), then with a digit
+    once every name is taken. Ending in `-bot` they are in the reserved namespace (accounts.models)."""
+    start = int(hashlib.sha256(f"{slug}:{level}:{number}".encode()).hexdigest(), 16) % len(PERSONAS)
+    order = PERSONAS[start:] + PERSONAS[:start]
+    names = [f"{n}{BOT_NAME_SUFFIX}" for n in order]
+    for k in range(2, 100):
+        names += [f"{n}{k}{BOT_NAME_SUFFIX}" for n in order]
+    return names
+
+
 def bot_user(*, slug: str, level: str, number: int = 0) -> User:
-    """The bot account of a game and level (`number` 0: the platform's; 1, 2, ...: a tournament's entrants).
+    """The bot account of one identity: game, level and `number` (0, 1, 2, ...: distinct bots of a
+    level, so three `normal` bots at a table are three players with three names and three ratings).
 
     Found by its identity, never by name: a name is something a person could have taken, and whoever
-    held it would be seated and rated as the bot. Created with `is_bot` only, under the reserved name
-    `bot-<game>-<level>[-<number>]` that sign-up refuses to people.
+    held it would be seated and rated as the bot. Created with `is_bot` only, under a persona name
+    (`Ada-bot`; bot_persona_candidates) in the reserved namespace that sign-up refuses to people. The
+    name is chosen once, when the account is made, and never changes: it is the bot's for good.
     """
     identity = {"is_bot": True, "bot_game": slug, "bot_level": level, "bot_number": number}
     user = User.objects.filter(**identity).first()
     if user is not None:
         return user
-    name = f"{BOT_NAME_PREFIX}{slug}-{level}" + (f"-{number}" if number else "")
-    # The second name only if a person holds the first (a name that slipped past sign-up, import and
-    # admin checks, e.g. written into the database by hand): the bot is still the bot, only named apart.
-    for candidate in (name, f"{name}.{secrets.token_hex(3)}"):
+    candidates = bot_persona_candidates(slug=slug, level=level, number=number)
+    taken = {n.casefold() for n in User.objects.filter(username__in=candidates[: len(PERSONAS) * 3]).values_list("username", flat=True)}
+    free = [c for c in candidates if c.casefold() not in taken]
+    # A name taken meanwhile (another process, or a person written into the database by hand) is
+    # skipped: the bot is still the bot, only named apart.
+    for candidate in [*free[:5], f"{free[0] if free else 'Bot'}.{secrets.token_hex(3)}"]:
         try:
             with transaction.atomic():
                 user = User(username=candidate, **identity)
@@ -121,5 +146,12 @@ def bot_user(*, slug: str, level: str, number: int = 0) -> User:
             found = User.objects.filter(**identity).first()
             if found is not None:  # made at the same moment by another process
                 return found
-            log.error("bot name %s is held by a person (is_bot false): the bot gets another name", candidate)
-    raise RuntimeError(f"could not create the bot account {name}")
+            log.warning("bot name %s is taken: the bot gets another name", candidate)
+    raise RuntimeError(f"could not create the bot account {slug}/{level}/{number}")
+
+
+def bot_free_number(*, slug: str, level: str, seated: list[tuple[str, int]]) -> int:
+    """The lowest bot number of this game and level not among `seated` ((level, number) pairs of the
+    bots already at the table): every bot seat is its own account, never one account at three seats."""
+    used = {n for lv, n in seated if lv == level}
+    return next(n for n in range(len(used) + 1) if n not in used)

@@ -72,6 +72,11 @@ class TableListQuery(QuerySerializer):
 
 def _payload(table_id: int) -> dict[str, Any]:
     return selectors.table_payload(selectors.table_get(table_id=table_id))
+class PlayNowIn(serializers.Serializer):
+    game = serializers.CharField(max_length=20)
+    level = serializers.ChoiceField(choices=["easy", "normal", "hard"], required=False, default="normal")
+
+
 
 
 class GameListApi(PlatformApi):
@@ -161,3 +166,16 @@ class TableRematchApi(PlatformApi):
     def post(self, request: Request, table_id: int) -> Response:
         services.table_rematch(table_id=table_id, by=request.user)
         return Response(_payload(table_id))
+
+
+class TablePlayNowApi(PlatformApi):
+    """`POST /api/tables/play-now/ {game, level?}`: an extension of PROTOCOL.md (services.table_play_now)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=PlayNowIn, responses={201: TableSerializer})
+    def post(self, request: Request) -> Response:
+        data = PlayNowIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_play_now(user=request.user, **data.validated_data)
+        return Response(_payload(table.pk), status=status.HTTP_201_CREATED)

@@ -99,7 +99,7 @@ def invitation(*, table: Table, user: User) -> dict[str, Any]:
     """What the invitation page tells before anyone joins: whose table, which game, ranked or not,
     seats free, and whether `user` can sit (open, a seat free, not seated yet) or will watch."""
     taken = table.seat_set.count()
-    seated = table.seat_set.filter(user=user).exists()
+    seated = user.is_authenticated and table.seat_set.filter(user=user).exists()
     free = max(table.seats - taken, 0)
     return {
         "table": table,
@@ -157,6 +157,7 @@ def present_user_ids(*, table_id: int) -> set[int]:
     """Users with a live socket on this table now (whatever seat, if any, they hold)."""
     return set(alive_connections().filter(table_id=table_id).values_list("user_id", flat=True))
 
+        "players": [s.user.username for s in table.seat_set.select_related("user").order_by("seat")],
 
 def away_seats(*, table_id: int | None = None) -> QuerySet[Seat]:
     """Human seats of playing tables whose player came once, is not a zombie yet and has no live socket.

@@ -22,7 +22,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import bot_user
+from accounts.services import bot_free_number, bot_user
 from config import wire
 from games import action_sql, broadcast, errors, selectors
 from games.engine import BOT_LEVELS, RuleError, resolve_options
@@ -201,7 +201,7 @@ def table_add_bot(*, table_id: int, by: User, seat: int | None = None, level: st
         if table.status != Table.Status.OPEN:
             raise errors.conflict("the table has started", "started")
         number = _free_seat(table, seat)
-        Seat.objects.create(table=table, seat=number, user=bot_user(slug=table.game, level=level), bot_level=level)
+        Seat.objects.create(table=table, seat=number, user=_table_bot(table, level), bot_level=level)
     broadcast.table_changed(table.pk)
     return table
 
@@ -209,6 +209,42 @@ def table_add_bot(*, table_id: int, by: User, seat: int | None = None, level: st
 def table_remove_seat(*, table_id: int, by: User, seat: int) -> Table:
     """The host removes a bot (or a player) from a seat before the start."""
     with transaction.atomic():
+def _table_bot(table: Table, level: str) -> User:
+    """A bot of this level not yet at the table: each bot seat its own account, name and rating."""
+    seated = list(table.seat_set.filter(user__is_bot=True, user__bot_game=table.game).values_list("user__bot_level", "user__bot_number"))
+    return bot_user(slug=table.game, level=level, number=bot_free_number(slug=table.game, level=level, seated=seated))
+
+
+PLAY_NOW_SEATS = 4  # a familiar table: you and three bots (or the game's nearest allowed size)
+
+
+def table_play_now(*, user: User, game: str, level: str = "normal") -> Table:
+    """The lobby's "Play now against bots": `user` at a started, casual table of `game`, the other
+    seats bots of `level` (each its own account). One click from the lobby to a dealt hand.
+
+    A table of this kind the player still plays (every other seat a bot) is handed back instead of a new
+    one: a second click, or a reload, does not leave a trail of abandoned matches for the bots to play.
+    Casual by decision: ratings come from tables people chose to rank.
+    """
+    if game not in public_slugs():
+        raise errors.bad_request(f"unknown game {game!r}", "unknown_game")
+    rules = get_rules(game)
+    if level not in BOT_LEVELS:
+        raise errors.bad_request(f"level must be one of {', '.join(BOT_LEVELS)}", "bad_level")
+    mine = Table.objects.filter(game=game, status=Table.Status.PLAYING, host=user, seat_set__user=user).order_by("-pk")
+    for table in mine[:5]:
+        if not table.seat_set.exclude(user=user).filter(user__is_bot=False).exists():
+            return table
+    seats = min(max(PLAY_NOW_SEATS, rules.min_seats), rules.max_seats)
+    with transaction.atomic():
+        table = table_create(host=user, game=game, seats=seats, capped=False)
+        table = _lock_table(table.pk)
+        for _ in range(seats - 1):
+            Seat.objects.create(table=table, seat=_free_seat(table, None), user=_table_bot(table, level), bot_level=level)
+        table_start(table_id=table.pk, by=user)
+    return Table.objects.get(pk=table.pk)
+
+
         table = _lock_table(table_id)
         if table.host_id != by.pk:
             raise errors.forbidden("only the host removes players", "not_host")
@@ -663,7 +699,7 @@ def table_create_for(
     with transaction.atomic():
         for number, (person, level) in enumerate(players):
             if person is None:
-                Seat.objects.create(table=table, seat=number, user=bot_user(slug=game, level=level or "normal"), bot_level=level or "normal")
+                Seat.objects.create(table=table, seat=number, user=_table_bot(table, level or "normal"), bot_level=level or "normal")
             else:
                 Seat.objects.create(table=table, seat=number, user=person, bot_level=level or "")  # (bot account, level): a named bot
     broadcast.table_changed(table.pk)

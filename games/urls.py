@@ -13,6 +13,7 @@ page_urls = [
 api_urls = [
     path("games/", api.GameListApi.as_view()),
     path("tables/", api.TableListApi.as_view()),
+    path("tables/play-now/", api.TablePlayNowApi.as_view()),
     path("tables/<int:table_id>/", api.TableDetailApi.as_view()),
     path("tables/<int:table_id>/join/", api.TableJoinApi.as_view()),
     path("tables/<int:table_id>/leave/", api.TableLeaveApi.as_view()),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -46,11 +46,14 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     """GET shows the invitation (whose table, which game, ranked or not, seats free) with a Join button;
-    only its POST, CSRF-checked, seats the visitor. A link opened from another site changes nothing."""
+    only its POST, CSRF-checked, seats the visitor. A link opened from another site changes nothing.
+    A visitor not logged in sees the same invitation with sign-up and log-in, both coming back here
+    (`next`): a friend's first visit must not lose the table on the way through registration."""
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     try:
         table = selectors.table_by_invite(code=code)
         if request.method == "POST":

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User, is_reserved_username
-from accounts.services import bot_user
+from accounts.services import bot_free_number, bot_user
 from games import errors
 from games.engine import BOT_LEVELS, RuleError
 from games.models import Match, MatchEvent, MatchPlayer, Snapshot
@@ -156,11 +156,15 @@ def _when(value: Any, field: str) -> Any:
     return parsed
 
 
-def _user_for(seat: dict[str, Any], game: str) -> tuple[User, str]:
-    """A seat's account here: bots are this installation's bot users; people are matched by username."""
+def _user_for(seat: dict[str, Any], game: str, bots: list[tuple[str, int]] | None = None) -> tuple[User, str]:
+    """A seat's account here: bots are this installation's bot users (`bots`: the (level, number) of the
+    match's bots so far, so two bots of a level are two accounts); people are matched by username."""
     if seat.get("bot"):
         level = _bot_level(seat, game)
-        return bot_user(slug=game, level=level), level
+        used = bots if bots is not None else []
+        number = bot_free_number(slug=game, level=level, seated=used)
+        used.append((level, number))
+        return bot_user(slug=game, level=level, number=number), level
     name = seat["username"]
     user = User.objects.filter(username__iexact=name).first()
     if user is None:
@@ -219,7 +223,8 @@ def match_import(*, document: Any, keep_ranked: bool = False) -> Match:
 
     places = {p["seat"]: p["place"] for p in (folded or {}).get("placements", [])}
     with transaction.atomic():
-        players = [(s, *_user_for(s, game)) for s in seats]
+        bots: list[tuple[str, int]] = []
+        players = [(s, *_user_for(s, game, bots)) for s in seats]
         match = Match.objects.create(
             table=None,
             game=game,

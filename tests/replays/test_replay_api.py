@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from accounts.services import bot_user
 from games import services
 from games.engine import fold_all
 from games.models import Match
@@ -158,7 +159,7 @@ def test_summary_has_the_protocol_fields() -> None:
     s = client().get(f"/api/matches/{match.pk}/").json()
     assert {"id", "game", "table", "status", "seats", "options", "started_at", "ended_at", "outcome", "event_count"} <= set(s)
     assert s["id"] == match.pk and s["game"] == "tiny" and s["status"] == "finished" and s["event_count"] == match.seq
-    assert [(p["seat"], p["username"], p["bot"]) for p in s["seats"]] == [(0, ann.username, False), (1, bob.username, False), (2, "bot-tiny-normal", True)]
+    assert [(p["seat"], p["username"], p["bot"]) for p in s["seats"]] == [(0, ann.username, False), (1, bob.username, False), (2, bot_user(slug="tiny", level="normal").username, True)]
     assert s["outcome"] == match.outcome and s["ended_at"] is not None
 
 

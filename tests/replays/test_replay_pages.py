@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from accounts.services import bot_user
 from games import services
 from games.registry import get_rules
 from replays import views
@@ -38,7 +39,7 @@ def test_history_lists_every_match_with_replay_and_profile_links(history: dict) 
     assert f'href="/matches/{history["zack"].pk}/replay/"' in html and "Watch live" in html  # live: follow it
     for p in finished.players.all():
         assert f'href="/u/{p.user.username}/"' in html
-    assert 'href="/u/bot-tiny-normal/"' in html
+    assert f'href="/u/{bot_user(slug="tiny", level="normal").username}/"' in html
 
 
 def test_history_per_player_and_per_game(history: dict) -> None:

@@ -11,11 +11,17 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from accounts.services import token_for
+from accounts.services import bot_user, token_for
 from replays.models import Rating
 from tests.games.factories import user
 from tournaments import selectors
 from tournaments.models import Entry, Tournament
+
+
+def bn(level: str, number: int) -> str:
+    """The name of a tournament's bot entrant (bots are found by identity; the name is its persona)."""
+    return bot_user(slug="tiny", level=level, number=number).username
+
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,7 +62,7 @@ def test_create_register_start_and_read_the_protocol_payload() -> None:
     assert [p["username"] for p in t["players"]] == ["ana"]
     t = org.post(f"/api/tournaments/{t['id']}/bots/", {"level": "hard", "count": 3}, format="json").json()
     names = [p["username"] for p in t["players"]]
-    assert names == ["ana", "bot-tiny-hard-1", "bot-tiny-hard-2", "bot-tiny-hard-3"]
+    assert names == ["ana", bn("hard", 1), bn("hard", 2), bn("hard", 3)]
     assert all(User.objects.get(username=n).is_bot for n in names[1:])
     t = org.post(f"/api/tournaments/{t['id']}/start/").json()
     assert t["status"] == "running"
@@ -122,7 +128,7 @@ def test_only_the_organiser_starts_pauses_resumes_cancels_removes_and_adds_bots(
     refused(ana.post(f"/api/tournaments/{tid}/bots/", {"count": 2}, format="json"), 403, "not_organiser")
     org.post(f"/api/tournaments/{tid}/bots/", {"count": 3}, format="json")
     refused(ana.post(f"/api/tournaments/{tid}/start/"), 403, "not_organiser")
-    refused(ana.post(f"/api/tournaments/{tid}/remove/", {"username": "bot-tiny-normal-1"}, format="json"), 403, "not_organiser")
+    refused(ana.post(f"/api/tournaments/{tid}/remove/", {"username": bn("normal", 1)}, format="json"), 403, "not_organiser")
     assert org.post(f"/api/tournaments/{tid}/start/").status_code == 200
     for action in ("pause", "cancel"):
         refused(ana.post(f"/api/tournaments/{tid}/{action}/"), 403, "not_organiser")
@@ -166,9 +172,9 @@ def test_bots_get_distinct_accounts_reused_across_tournaments() -> None:
     org.post(f"/api/tournaments/{b['id']}/bots/", {"count": 2}, format="json")
     org.post(f"/api/tournaments/{a['id']}/bots/", {"count": 1}, format="json")
     assert list(Entry.objects.filter(tournament_id=a["id"]).values_list("user__username", flat=True)) == [
-        "bot-tiny-normal-1", "bot-tiny-normal-2", "bot-tiny-normal-3"
+        bn("normal", 1), bn("normal", 2), bn("normal", 3)
     ]
-    assert User.objects.filter(username__startswith="bot-tiny-normal-").count() == 3
+    assert User.objects.filter(is_bot=True, bot_game="tiny", bot_level="normal").count() == 3
     refused(org.post(f"/api/tournaments/{a['id']}/bots/", {"level": "godlike"}, format="json"), 400)
     refused(org.post(f"/api/tournaments/{a['id']}/bots/", {"count": 500}, format="json"), 400, "bad_count")
 
@@ -198,10 +204,10 @@ def test_rating_is_the_last_tie_break_when_ratings_exist() -> None:
     org, _ = client_for("org")
     t = create(org, table_size=2)
     org.post(f"/api/tournaments/{t['id']}/bots/", {"count": 2}, format="json")
-    strong = User.objects.get(username="bot-tiny-normal-2")
+    strong = User.objects.get(username=bn("normal", 2))
     Rating.objects.create(user=strong, game="tiny", mu=30.0, sigma=2.0, display=24.0)
     assert selectors.player_ratings(game="tiny", user_ids=[strong.pk, strong.pk - 1]) == {strong.pk: 24.0}
     t = org.post(f"/api/tournaments/{t['id']}/start/").json()
     # Before any result everyone is level on points, opponents' points and wins: the rating orders them.
-    assert [s["username"] for s in t["standings"]] == ["bot-tiny-normal-2", "bot-tiny-normal-1"]
+    assert [s["username"] for s in t["standings"]] == [bn("normal", 2), bn("normal", 1)]
     assert t["standings"][0]["tiebreaks"]["rating"] == 24.0 and t["standings"][1]["tiebreaks"]["rating"] == 0

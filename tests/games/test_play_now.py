@@ -1,0 +1,72 @@
+"""`table_play_now`: one click from the lobby to a started table against bots."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from games import errors, services
+from games.models import Table
+from games.registry import public_slugs
+from tests.games.factories import user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> None:
+    cache.clear()
+
+
+@pytest.mark.parametrize("game", sorted(public_slugs()))
+def test_play_now_seats_you_at_a_started_table_of_bots(game: str) -> None:
+    ann = user("ann")
+    table = services.table_play_now(user=ann, game=game)
+    assert table.status == Table.Status.PLAYING and table.current_match_id and not table.ranked
+    seats = list(table.seat_set.select_related("user").order_by("seat"))
+    assert seats[0].user == ann and len(seats) == table.seats
+    bots = [s.user for s in seats[1:]]
+    assert all(b.is_bot for b in bots) and len({b.pk for b in bots}) == len(bots) == table.seats - 1
+
+
+def test_a_second_click_returns_the_table_still_playing() -> None:
+    ann = user("ann")
+    first = services.table_play_now(user=ann, game="zack")
+    assert services.table_play_now(user=ann, game="zack").pk == first.pk
+    assert services.table_play_now(user=ann, game="smackit").pk != first.pk  # another game, another table
+    Table.objects.filter(pk=first.pk).update(status=Table.Status.FINISHED)
+    assert services.table_play_now(user=ann, game="zack").pk != first.pk
+
+
+def test_a_table_with_another_person_is_not_play_now() -> None:
+    ann, bob = user("ann"), user("bob")
+    table = services.table_create(host=ann, game="zack", seats=3)
+    services.table_join(table_id=table.pk, user=bob)
+    services.table_add_bot(table_id=table.pk, by=ann)
+    services.table_start(table_id=table.pk, by=ann)
+    assert services.table_play_now(user=ann, game="zack").pk != table.pk
+
+
+def test_unknown_game_and_level_are_refused() -> None:
+    ann = user("ann")
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_play_now(user=ann, game="tiny")  # a test game, not in the lobby
+    assert e.value.code == "unknown_game"
+    with pytest.raises(errors.PlatformError) as e:
+        services.table_play_now(user=ann, game="zack", level="godlike")
+    assert e.value.code == "bad_level"
+
+
+def test_play_now_api() -> None:
+    ann = user("ann")
+    client = APIClient()
+    assert client.post("/api/tables/play-now/", {"game": "zack"}, format="json").status_code in (401, 403)
+    client.force_authenticate(ann)
+    r = client.post("/api/tables/play-now/", {"game": "zack"}, format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert body["status"] == "playing" and body["match"] and body["players"][0]["username"] == "ann"
+    assert all(p["bot"] for p in body["players"][1:])
+    bad = client.post("/api/tables/play-now/", {"game": "nope"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "unknown_game"
