@@ -111,6 +111,7 @@ def invitation(*, table: Table, user: User) -> dict[str, Any]:
         "seated": seated,
         "can_join": table.status == Table.Status.OPEN and free > 0 and not seated,
         "started": table.status != Table.Status.OPEN,
+        "players": [s.user.username for s in table.seat_set.select_related("user").order_by("seat")],
     }
 
 
@@ -157,7 +158,6 @@ def present_user_ids(*, table_id: int) -> set[int]:
     """Users with a live socket on this table now (whatever seat, if any, they hold)."""
     return set(alive_connections().filter(table_id=table_id).values_list("user_id", flat=True))
 
-        "players": [s.user.username for s in table.seat_set.select_related("user").order_by("seat")],
 
 def away_seats(*, table_id: int | None = None) -> QuerySet[Seat]:
     """Human seats of playing tables whose player came once, is not a zombie yet and has no live socket.

@@ -206,9 +206,6 @@ def table_add_bot(*, table_id: int, by: User, seat: int | None = None, level: st
     return table
 
 
-def table_remove_seat(*, table_id: int, by: User, seat: int) -> Table:
-    """The host removes a bot (or a player) from a seat before the start."""
-    with transaction.atomic():
 def _table_bot(table: Table, level: str) -> User:
     """A bot of this level not yet at the table: each bot seat its own account, name and rating."""
     seated = list(table.seat_set.filter(user__is_bot=True, user__bot_game=table.game).values_list("user__bot_level", "user__bot_number"))
@@ -245,6 +242,9 @@ def table_play_now(*, user: User, game: str, level: str = "normal") -> Table:
     return Table.objects.get(pk=table.pk)
 
 
+def table_remove_seat(*, table_id: int, by: User, seat: int) -> Table:
+    """The host removes a bot (or a player) from a seat before the start."""
+    with transaction.atomic():
         table = _lock_table(table_id)
         if table.host_id != by.pk:
             raise errors.forbidden("only the host removes players", "not_host")
