@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from config import wire
-from games import errors, heartbeat, selectors, services
+from games import error_texts, errors, heartbeat, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.deals import deal_played_elsewhere
 from games.models import Match, Table
@@ -97,6 +97,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     async def error(self, code: str, message: str, action_id: Any = None, **extra: Any) -> None:
+        # `message` is what the player reads: in the language of the page that opened this socket.
+        language = error_texts.socket_language(self.scope)
+        message = error_texts.player_message(code=code, rule_code=extra.get("rule_code"), fallback=message, language=language)
         out: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if isinstance(action_id, str):
             out["id"] = action_id

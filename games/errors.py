@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.error_texts import player_message
+
 
 class PlatformError(Exception):
     """A refused request. `code` is the protocol's error code, `status` the HTTP status."""
@@ -14,7 +16,9 @@ class PlatformError(Exception):
         self.rule_code = rule_code
 
     def as_json(self) -> dict:
-        out = {"detail": self.message, "code": self.code}
+        # `detail` is for the player: in the request's language (LocaleMiddleware), see games/error_texts.py.
+        detail = player_message(code=self.code, rule_code=self.rule_code, fallback=self.message)
+        out = {"detail": detail, "code": self.code}
         if self.rule_code:
             out["rule_code"] = self.rule_code
         return out
