@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -23,6 +25,8 @@ api_patterns = [
 ]
 
 urlpatterns = [
+    # Browsers and tools ask for /favicon.ico whatever the page says: the SVG icon (templates/base.html links it too).
+    path("favicon.ico", RedirectView.as_view(url=static("platform/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     # The djangojs catalogue of the request's language: gettext/ngettext/interpolate/pgettext for every page script.

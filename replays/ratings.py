@@ -5,8 +5,9 @@ One rating per account and game. A match is rated from its outcome's places
 teams: with `n` seats, seat `s` and `s + n/2` are partners and share their
 team's place.
 
-Several seats of one match may belong to the same account (bot accounts are
-one per game and level, so three `normal` bots are one account). Decision:
+Several seats of one match may belong to the same account (today only when a
+person's export is imported oddly: every bot seat is its own account since bots
+got persona identities, accounts.services.bot_user). Decision:
 every seat enters the model as its own player, starting from the account's
 rating, and the account then takes the *average* of its seats' new `mu` and
 `sigma`: one update per account and match, whatever the number of seats. The
@@ -42,6 +43,23 @@ class Rating:
 
 def initial() -> Rating:
     return Rating(MODEL.mu, MODEL.sigma)
+
+
+# The figure people read: the conservative `display` on a scale people know from chess sites, a
+# newcomer's 0 shown as 1500 and one point of openskill's scale as 40 (one `beta`, the spread of a
+# single performance, is then about 170). Ranking, tie-breaks and the API's `display` stay as they were.
+FRIENDLY_BASE = 1500
+FRIENDLY_SCALE = 40
+
+
+def friendly_of(display: float) -> int:
+    """The people's figure of a conservative `display` (mu - 3 sigma): 1500 at the start."""
+    return round(FRIENDLY_BASE + FRIENDLY_SCALE * display)
+
+
+def friendly_spread(sigma: float) -> int:
+    """How far the people's figure may still be off, ± (one sigma on the friendly scale)."""
+    return round(FRIENDLY_SCALE * sigma)
 
 
 def display_of(mu: float, sigma: float) -> float:

@@ -37,6 +37,8 @@ class RatingSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     display = serializers.FloatField(help_text="the conservative figure (mu - 3 sigma) used for ranking")
+    friendly = serializers.IntegerField(help_text="an addition: the figure people read, 1500 + 40 x display (1500 at the start)")
+    friendly_spread = serializers.IntegerField(help_text="an addition: ± how far `friendly` may still be off (40 x sigma)")
     provisional = serializers.BooleanField(help_text="too few rated matches or too uncertain for the top list")
     rated_matches = serializers.IntegerField()
 

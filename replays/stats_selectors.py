@@ -52,6 +52,9 @@ def rating_payload(row: Rating | None, *, with_rank: bool = False) -> dict[str, 
         "mu": round(row.mu, 3),
         "sigma": round(row.sigma, 3),
         "display": round(row.display, 2),
+        # Additions (PROTOCOL.md's rating keeps {mu, sigma, display}): the figure people read, ± its spread.
+        "friendly": ratings.friendly_of(row.display),
+        "friendly_spread": ratings.friendly_spread(row.sigma),
         "provisional": row.provisional,
         "rated_matches": row.rated_matches,
     }
@@ -90,7 +93,8 @@ def rating_history(*, user: User, game: str, points: int = HISTORY_POINTS) -> li
         qs = qs.annotate(n=Window(RowNumber(), order_by=[F("ended_at").asc(), F("match_id").asc()])).filter(n__in=wanted)
     rows = qs.order_by("ended_at", "match_id").values_list("match_id", "ended_at", "mu", "sigma", "display", "place")
     return [
-        {"match": m, "at": at.isoformat(), "mu": round(mu, 3), "sigma": round(sg, 3), "display": round(d, 2), "place": p}
+        {"match": m, "at": at.isoformat(), "mu": round(mu, 3), "sigma": round(sg, 3), "display": round(d, 2), "place": p,
+         "friendly": ratings.friendly_of(d), "friendly_spread": ratings.friendly_spread(sg)}
         for m, at, mu, sg, d, p in rows
     ]
 
@@ -181,5 +185,7 @@ def recent_matches(*, user: User, game: str, limit: int = 5) -> list[dict[str, A
     for m in matches:
         c = changes.get(m.pk)
         delta = None if c is None else round(c.display - ratings.display_of(c.mu_before, c.sigma_before), 2)
-        out.append({"match": m.pk, "ended_at": m.ended_at, "ranked": m.ranked, "place": places.get(m.pk), "seats": m.seats, "delta": delta})
+        friendly = None if delta is None else round(ratings.FRIENDLY_SCALE * delta)
+        out.append({"match": m.pk, "ended_at": m.ended_at, "ranked": m.ranked, "place": places.get(m.pk), "seats": m.seats,
+                    "delta": delta, "friendly_delta": friendly})
     return out

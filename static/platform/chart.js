@@ -1,10 +1,13 @@
 // Rating history charts, drawn in the page as SVG (no library, no CDN).
 // Each `[data-rating-chart=ID]` element is filled from the JSON script #ID:
-// [{match, at, mu, sigma, display, place}, ...] oldest first. The line is the
-// displayed (conservative) rating; the band is mu ± sigma.
+// [{match, at, mu, sigma, display, place, friendly, friendly_spread}, ...] oldest first.
+// The line is the rating people read (`friendly`: 1500 + 40 x display); the band around it is
+// that figure ± its spread (40 x sigma), so the band always surrounds the line it qualifies.
+// Figures are formatted for the page's language (Intl.NumberFormat).
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 600, H = 220, PAD_L = 44, PAD_R = 12, PAD_T = 12, PAD_B = 26;
+const W = 600, H = 220, PAD_L = 52, PAD_R = 12, PAD_T = 12, PAD_B = 26;
+const BASE = 1500, SCALE = 40; // replays/ratings.py FRIENDLY_BASE, FRIENDLY_SCALE (for points stored before `friendly`)
 
 function node(tag, attrs = {}, text = null) {
   const n = document.createElementNS(SVG, tag);
@@ -13,38 +16,53 @@ function node(tag, attrs = {}, text = null) {
   return n;
 }
 
-function niceRange(values) {
+export function niceRange(values) {
   let lo = Math.min(...values), hi = Math.max(...values);
-  if (hi - lo < 1) { lo -= 0.5; hi += 0.5; }
+  if (hi - lo < 20) { lo -= 10; hi += 10; }
   const pad = (hi - lo) * 0.08;
   return [lo - pad, hi + pad];
+}
+
+/** The figure, the band's low and high edge of one history point. */
+export function figures(p) {
+  const value = Number.isFinite(p.friendly) ? p.friendly : Math.round(BASE + SCALE * p.display);
+  const spread = Number.isFinite(p.friendly_spread) ? p.friendly_spread : Math.round(SCALE * p.sigma);
+  return { value, low: value - spread, high: value + spread, spread };
 }
 
 export function drawChart(root, points, i18n = {}) {
   root.replaceChildren();
   if (!points.length) return null;
-  const lows = points.map((p) => p.mu - p.sigma), highs = points.map((p) => p.mu + p.sigma);
-  const [lo, hi] = niceRange([...lows, ...highs, ...points.map((p) => p.display)]);
+  const lang = document.documentElement.lang || undefined;
+  const num = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
+  const f = points.map(figures);
+  const [lo, hi] = niceRange([...f.map((q) => q.low), ...f.map((q) => q.high)]);
   const n = points.length;
   const x = (i) => PAD_L + (n === 1 ? (W - PAD_L - PAD_R) / 2 : (i * (W - PAD_L - PAD_R)) / (n - 1));
   const y = (v) => PAD_T + ((hi - v) * (H - PAD_T - PAD_B)) / (hi - lo);
   const svg = node("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "data-points": n });
-  svg.append(node("title", {}, i18n.rating || "Rating"));
+  svg.append(node("title", {}, `${i18n.rating || "Rating"}: ${num.format(f[n - 1].value)} ± ${num.format(f[n - 1].spread)}`));
   svg.append(node("line", { class: "axis", x1: PAD_L, y1: PAD_T, x2: PAD_L, y2: H - PAD_B }));
   svg.append(node("line", { class: "axis", x1: PAD_L, y1: H - PAD_B, x2: W - PAD_R, y2: H - PAD_B }));
   for (const v of [lo, (lo + hi) / 2, hi]) {
-    svg.append(node("text", { x: PAD_L - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(1)));
+    svg.append(node("text", { x: PAD_L - 6, y: y(v) + 4, "text-anchor": "end" }, num.format(v)));
   }
   svg.append(node("text", { x: PAD_L, y: H - 8 }, `${i18n.match || "Match"} #${points[0].match}`));
   svg.append(node("text", { x: W - PAD_R, y: H - 8, "text-anchor": "end" }, `#${points[n - 1].match}`));
-  const band = points.map((p, i) => `${x(i)},${y(p.mu + p.sigma)}`)
-    .concat(points.map((p, i) => `${x(i)},${y(p.mu - p.sigma)}`).reverse());
-  svg.append(node("polygon", { class: "band", points: band.join(" ") }));
-  svg.append(node("polyline", { class: "line", "data-testid": "rating-line", points: points.map((p, i) => `${x(i)},${y(p.display)}`).join(" ") }));
+  // One point: a short band and line, so a single match still shows a band around its figure.
+  const xs = n === 1 ? [x(0) - 20, x(0) + 20] : null;
+  const at = (i, j) => (xs ? xs[j] : x(i));
+  const series = xs ? [0, 0] : f.map((_, i) => i);
+  const band = series.map((i, j) => `${at(i, j)},${y(f[i].high)}`)
+    .concat(series.map((i, j) => `${at(i, j)},${y(f[i].low)}`).reverse());
+  const poly = node("polygon", { class: "band", "data-testid": "rating-band", points: band.join(" ") });
+  poly.append(node("title", {}, i18n.band || "likely range"));
+  svg.append(poly);
+  svg.append(node("polyline", { class: "line", "data-testid": "rating-line", points: series.map((i, j) => `${at(i, j)},${y(f[i].value)}`).join(" ") }));
   if (n <= 60) {
-    points.forEach((p, i) => {
-      const dot = node("circle", { class: "dot", cx: x(i), cy: y(p.display), r: 3 });
-      dot.append(node("title", {}, `#${p.match}: ${p.display.toFixed(2)} (μ ${p.mu.toFixed(2)}, σ ${p.sigma.toFixed(2)})`));
+    f.forEach((q, i) => {
+      const dot = node("circle", { class: "dot", cx: x(i), cy: y(q.value), r: 3 });
+      dot.append(node("title", {}, `#${points[i].match}: ${num.format(q.value)} ± ${num.format(q.spread)}`));
       svg.append(dot);
     });
   }

@@ -69,7 +69,8 @@ function renderTables() {
   playing.replaceChildren();
   const sorted = [...tables.values()].sort((a, b) => b.id - a.id);
   for (const t of sorted) {
-    const names = t.players.map((p) => p.username + (p.bot ? ` (${T.bot})` : "")).join(", ");
+    // A bot's persona name already says it (`Ada-bot`); older names get the tag.
+    const names = t.players.map((p) => p.username + (p.bot && !p.username.endsWith("-bot") ? ` (${T.bot})` : "")).join(", ");
     const link = el("a", { href: `/tables/${t.id}/`, "data-testid": `open-table-${t.id}`, text: t.status === "open" ? T.open : T.watch });
     if (t.status === "open") {
       open.append(el("tr", { "data-table": t.id }, el("td", { text: `#${t.id}` }), el("td", { text: bySlug[t.game]?.name || t.game }),
@@ -111,6 +112,21 @@ if (form) {
       location.href = `/tables/${table.id}/`;
     } catch (e) {
       err.textContent = e.message;
+    }
+  });
+}
+// "Play now against bots": one click to a started table (POST /api/tables/play-now/, an extension).
+for (const button of document.querySelectorAll("[data-play-now]")) {
+  button.addEventListener("click", async () => {
+    const err = document.getElementById("play-now-error");
+    err.textContent = "";
+    button.disabled = true;
+    try {
+      const table = await api("POST", "/api/tables/play-now/", { game: button.dataset.playNow });
+      location.href = `/tables/${table.id}/`;
+    } catch (e) {
+      err.textContent = e.message;
+      button.disabled = false;
     }
   });
 }

@@ -108,7 +108,7 @@ function fill(text, values) {
 
 function seatName(seat) {
   const p = players.find((x) => x.seat === seat);
-  return p ? p.username : fill(W.seat, { n: seat });
+  return p ? p.username : fill(W.seat, { n: seat + 1 }); // seats read from 1 (the protocol counts from 0)
 }
 
 function humanise(kind) {
@@ -184,7 +184,7 @@ function allowedPerspectives() {
   if (!live) out.push(["all", T.all]);
   out.push(["spectator", T.spectator]);
   for (const s of summary.seats) {
-    if (!live || (C.me && s.username === C.me && !s.bot)) out.push([`seat:${s.seat}`, `${T.seat} ${s.seat} — ${s.username}`]);
+    if (!live || (C.me && s.username === C.me && !s.bot)) out.push([`seat:${s.seat}`, `${T.seat} ${s.seat + 1} — ${s.username}`]);
   }
   return out;
 }

@@ -100,16 +100,16 @@ GENERIC_EVENTS = [
     {"seq": 2, "t_ms": 0, "kind": "dealt", "seat": None, "data": {}},
     {"seq": 3, "t_ms": 10, "kind": "slapped_wrong", "seat": 1, "data": {}},  # a kind no game knows: humanised
     {"seq": 4, "t_ms": 10, "kind": "table_tilted", "seat": None, "data": {}},
-    {"seq": 5, "t_ms": 20, "kind": "passed", "seat": 7, "data": {}},  # a seat without a player: its number
+    {"seq": 5, "t_ms": 20, "kind": "passed", "seat": 7, "data": {}},  # a seat without a player: its number, read from 1
     {"seq": 6, "t_ms": 20, "kind": "smacked", "seat": 0, "data": {"result": "win"}},
     {"seq": 7, "t_ms": 30, "kind": "finished", "seat": None, "data": {"outcome": {"winners": [0, 2]}}},
 ]
 GENERIC = {
-    "en": ["Hidden event", "Cards dealt.", "bot-zack-normal: slapped wrong", "Table tilted", "Seat 7 passed.",
+    "en": ["Hidden event", "Cards dealt.", "bot-zack-normal: slapped wrong", "Table tilted", "Seat 8 passed.",
            "bot-zack-hard smacked — first.", "Match over: bot-zack-hard and bot-zack-easy won."],
-    "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "bot-zack-normal: slapped wrong", "Table tilted", "Platz 7 passt.",
+    "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "bot-zack-normal: slapped wrong", "Table tilted", "Platz 8 passt.",
            "bot-zack-hard haut drauf — am schnellsten.", "Partie vorbei: bot-zack-hard und bot-zack-easy gewinnen."],
-    "fr": ["Événement caché", "Cartes distribuées.", "bot-zack-normal: slapped wrong", "Table tilted", "Place 7 passe.",
+    "fr": ["Événement caché", "Cartes distribuées.", "bot-zack-normal: slapped wrong", "Table tilted", "Place 8 passe.",
            "bot-zack-hard tape — en premier.", "Partie terminée : bot-zack-hard et bot-zack-easy gagnent."],
 }
 
