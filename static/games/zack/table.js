@@ -334,11 +334,11 @@ export function createRenderer(root, ctx) {
   function drawStatus() {
     const now = matchNow();
     let text;
-    if (view.finished) text = fmt("winner", { name: nameOf(view.winner) });
+    if (view.finished) text = fmt("winner", { name: who(view.winner) });
     else if (view.waiting_choice !== null && view.waiting_choice !== undefined) {
-      text = fmt("waitingChoice", { name: nameOf(view.waiting_choice) });
+      text = fmt("waitingChoice", { name: who(view.waiting_choice) });
       if (now !== null && view.choose_due_ms) text += ` — ${fmt("choiceIn", { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
-    } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fmt("turnOf", { name: nameOf(view.turn) });
+    } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fmt("turnOf", { name: who(view.turn) });
     else text = ctx.send ? t.turnHidden : `${t.spectator} — ${t.turnHidden}`;
     const extra = [];
     if (!view.finished && now !== null) {
