@@ -13,6 +13,7 @@ from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors, selectors, services
+from games.option_texts import games_with_option_texts
 from games.registry import get_rules, public_slugs
 from games.table_options import TABLE_OPTIONS
 
@@ -23,7 +24,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"games": selectors.game_list(), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"]},
+        {"games": games_with_option_texts(games=selectors.game_list()), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"]},
     )
 
 

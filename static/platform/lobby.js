@@ -27,7 +27,7 @@ function optionInput(name, spec) {
     return null;
   }
   input.dataset.type = spec.type;
-  return el("label", { class: spec.type === "bool" ? "check" : "", title: spec.help }, input, " ", name.replaceAll("_", " "),
+  return el("label", { class: spec.type === "bool" ? "check" : "", title: spec.help }, input, " ", spec.label || name.replaceAll("_", " "),
     el("small", { text: spec.help ? ` — ${spec.help}` : "" }));
 }
 

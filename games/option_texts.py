@@ -1,0 +1,72 @@
+"""Labels and help of the create-table options, in the player's language.
+
+A game's rules module declares its options with an English developer `help` and may not import
+Django, so the words a player reads in the create form live here, as gettext msgids translated in
+locale/<lang>/LC_MESSAGES/django.po. An option without an entry still shows (its name humanised and
+the rules' help), and tests/games/test_option_texts.py fails until it has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+# (game slug, option name) -> (label, help); slug "table" is the platform's own table options.
+OPTION_TEXTS: Mapping[tuple[str, str], tuple[Any, Any]] = {
+    ("zack", "stop_cards"): (_("Stop cards"), _("Play with the 6 Stop cards (advanced rules).")),
+    ("zack", "beginner_deck"): (_("Beginner deck"), _("Play without the Again and Back cards.")),
+    ("zack", "show_turn"): (_("Show whose turn it is"), _("Training: the table shows whose turn it is.")),
+    ("zack", "protect_beginners"): (
+        _("Protect beginners"),
+        _("Beginners cannot be challenged as too slow during their protection window."),
+    ),
+    ("zack", "grace_ms"): (_("Beginner protection window (ms)"), _("How long a beginner cannot be challenged as too slow.")),
+    ("zack", "settle_ms"): (_("Return window after a challenge (ms)"), _("After a challenge, cards thrown within this window are returned.")),
+    ("zack", "stop_pause_ms"): (_("Pause after a Stop card (ms)"), _("How long play pauses after a Stop card.")),
+    ("zack", "choose_seconds"): (_("Time to choose a colour (s)"), _("Time to choose who throws next after a Choose colour card.")),
+    ("zack", "series"): (_("Series"), _("Play a series: first to two wins, the dealer moving left.")),
+    ("zwicker", "turn_seconds"): (_("Turn time (s)"), _("Seconds a turn may last before the table plays it.")),
+    ("zwicker", "snap_window_ms"): (_("Snap window (ms)"), _("Snaps this close after another player's snap are taken back.")),
+    ("zwicker", "peek_ms"): (_("Look time (ms)"), _("How long a looked-at card stays on screen.")),
+    ("zigzag", "tour_seconds"): (_("Tour time (s)"), _("Seconds before a tour ends when not everyone has passed.")),
+    ("zigzag", "beginner"): (_("Extra joker"), _("Beginner game: one extra joker in the deck.")),
+    ("zigzag", "signals_seen"): (_("Signs are seen"), _("Opponents see that a sign was made (not which).")),
+    ("zigzag", "hand_hint"): (
+        _("Hand hint"),
+        _("Beginner help: your screen names the class of your own hand (ZIG, ZAG or none); never in ranked play."),
+    ),
+    ("smackit", "smack_grace_ms"): (_("Smack grace (ms)"), _("Smacks this many milliseconds after the winning smack are ignored, not punished.")),
+    ("smackit", "auto_flip_seconds"): (_("Auto flip after (s)"), _("The system flips for a player idle this long (0: never).")),
+    ("smackit", "max_minutes"): (_("Match length limit (min)"), _("The match ends after this many minutes at the latest (0: no limit).")),
+    ("smackit", "shuffle_won"): (_("Shuffle won piles"), _("Shuffle a won pile before putting it under your own.")),
+    ("table", "zombie_seconds"): (
+        _("A bot plays for a player away for (s)"),
+        _("Seconds a player may be away before a bot plays their seat until they are back."),
+    ),
+    ("table", "lag_cap_ms"): (
+        _("Races make up for a slow line by up to (ms, 0: off)"),
+        _("Milliseconds of a player's measured round trip a race compensates (0: the first to arrive wins)."),
+    ),
+}
+
+
+def option_label_help(*, game: str, name: str, help_text: str) -> tuple[str, str]:
+    """The (label, help) a player reads for one option, in the active language."""
+    texts = OPTION_TEXTS.get((game, name))
+    if texts is None:
+        return name.replace("_", " ").capitalize(), help_text
+    return str(texts[0]), str(texts[1])
+
+
+def games_with_option_texts(*, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's game list with each option's `label` and `help` in the active language (a copy)."""
+    out = []
+    for g in games:
+        options = {}
+        for name, spec in g["options"].items():
+            label, help_text = option_label_help(game=g["slug"], name=name, help_text=spec.get("help", ""))
+            options[name] = {**spec, "label": label, "help": help_text}
+        out.append({**g, "options": options})
+    return out
