@@ -342,6 +342,8 @@ class ZigzagBot:
         v = ctx.view
         if v.get("finished") or v.get("seat") is None:
             return None
+        if v.get("claim") is not None:
+            return None  # my take is being judged (a race): nothing more until it is settled, then I plan again
         lv = LEVELS.get(ctx.level, LEVELS["normal"])
         seat: int = v["seat"]
         partner: int = v["partner"]
@@ -355,7 +357,12 @@ class ZigzagBot:
         if missing and not teams[team]["bonus"]:
             missing.append("double_zag")
         changed = v["changed_at"]
-        mine = v["hand_class"]
+        # the bot classes its own hand (the view names it only as beginner help, option hand_hint)
+        hand = [c["id"] for c in v["hand"]]
+        mask = 0
+        for st in v["stops"].get(_STR[seat], ()):
+            mask |= 1 << _STOP_FEATURE[st["face"]]
+        mine = hand_class(hand, mask)
         # signs as new as the signer's hand: what they said is still true (a sign
         # riding on a move has the clock of the hand that move made)
         fresh: dict[int, dict[str, Any]] = {}
@@ -396,10 +403,6 @@ class ZigzagBot:
             return self._move(seat, now, mem.at(changed[seat]), lv.sign, 3, {"kind": "signal", "sign": sign})
 
         # 4. the tour
-        hand = [c["id"] for c in v["hand"]]
-        mask = 0
-        for st in v["stops"].get(_STR[seat], ()):
-            mask |= 1 << _STOP_FEATURE[st["face"]]
         ev = self._evaluator(lv, mask, partner_cls, missing)
         if v["starting"][seat]:
             span = lv.open

@@ -103,7 +103,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Event, Option, RuleError, State, event, resolve_options, timer_event
+from games.engine import (
+    Event,
+    Option,
+    RuleError,
+    State,
+    Timing,
+    event,
+    race_claim_record,
+    race_open,
+    race_ranking,
+    race_settle_at,
+    race_with_claim,
+    resolve_options,
+    timer_event,
+)
 
 # --- the deck: data in one place ---------------------------------------------
 
@@ -291,7 +305,9 @@ class ZigzagRules:
     """The ZIGZAG rules object registered as `RULES`."""
 
     slug = "zigzag"
-    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
+    races: frozenset[str] = frozenset(("exchange", "stop", "z"))  # a take from the centre (PROTOCOL "Fair races")
+    unranked_off: frozenset[str] = frozenset(("hand_hint",))
+    """Bool options the platform turns off in ranked play (games.services._match_options): beginner help."""
     name = "ZIGZAG"
     min_seats = 4
     max_seats = 6
@@ -300,6 +316,9 @@ class ZigzagRules:
         "tour_seconds": Option("int", 45, "Seconds before a tour ends when not everyone has passed", minimum=5, maximum=600),
         "beginner": Option("bool", False, "One extra joker in the deck"),
         "signals_seen": Option("bool", True, "Opponents see that a sign was made (not which)"),
+        "hand_hint": Option(
+            "bool", False, "Beginner help: your screen names the class of your own hand (ZIG, ZAG or none); never in ranked play"
+        ),
         "dealer": Option("int", -1, "Dealer seat (-1: the last seat)", minimum=-1, maximum=5, internal=True),
     }
 
@@ -352,8 +371,22 @@ class ZigzagRules:
 
     # --- decide ------------------------------------------------------------------
 
-    def decide(self, state: State, seat: int | None, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
-        """Check one action against the table and return the facts it causes."""
+    def decide(
+        self,
+        state: State,
+        seat: int | None,
+        action: dict[str, Any],
+        now_ms: int,
+        rng: random.Random,
+        *,
+        timing: Timing | None = None,
+    ) -> list[Event]:
+        """Check one action against the table and return the facts it causes.
+
+        Open races whose window has closed are settled first (lazily: the state
+        is right even when their timer is late); an announcement, a counter and
+        the tour timer settle every open race first (see "Fair races" above).
+        """
         if not isinstance(state, dict):
             raise RuleError("bad_action", "no match")
         if state["finished"]:
@@ -368,7 +401,14 @@ class ZigzagRules:
         if kind == "timer":
             if seat is not None:
                 raise RuleError("bad_action", "only the system fires timers")
-            return self._timer(state, action, now_ms, rng)
+            tid = action.get("id")
+            if not isinstance(tid, str):
+                raise RuleError("bad_action", "a timer needs a string id")
+            if tid.startswith("race:"):
+                return self._race_timer(state, tid, now_ms, rng)
+            live = state["timer"] is not None and state["timer"]["id"] == tid
+            pre, state = self._settle_races(state, now_ms, rng, every=live)
+            return pre + self._timer(state, action, now_ms, rng)
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise RuleError("unknown_action", f"unknown action {kind!r}")
@@ -376,16 +416,112 @@ class ZigzagRules:
             raise RuleError("bad_action", "the system only fires timers")
         if not _is_int(seat) or not 0 <= seat < state["seats"]:
             raise RuleError("bad_action", "no such seat")
-        return handler(self, state, seat, action, now_ms, rng)
+        pre, state = self._settle_races(state, now_ms, rng, every=kind in ("announce", "counter"))
+        if kind in self.races:
+            return pre + handler(self, state, seat, action, now_ms, rng, timing)
+        return pre + handler(self, state, seat, action, now_ms, rng)
 
     def _timer(self, state: State, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
-        tid = action.get("id")
-        if not isinstance(tid, str):
-            raise RuleError("bad_action", "a timer needs a string id")
+        tid = action["id"]
         timer = state["timer"]
         if timer is None or timer["id"] != tid:
             return []
         return self._end_tour(state, now_ms, rng, "timer")
+
+    # --- fair races: a take from the centre ------------------------------------------
+
+    def _race_timer(self, state: State, tid: str, now_ms: int, rng: random.Random) -> list[Event]:
+        """A race's window closed: settle it (and any other due race); stale → no events; early → armed again."""
+        pre, state = self._settle_races(state, now_ms, rng, every=False)
+        race = _race_by_id(state, tid[len("race:") :])
+        if race is not None:  # a later claim moved its window (the claimants' round trips changed)
+            return [*pre, timer_event(tid, race_settle_at(race))]
+        return pre
+
+    def _settle_races(self, state: State, now_ms: int, rng: random.Random, *, every: bool) -> tuple[list[Event], State]:
+        """Settle the open races that are due at `now_ms` (all of them with `every`), earliest first.
+
+        Returns the events and the state after them, so the action that follows
+        is decided on the table as it really is.
+        """
+        out: list[Event] = []
+        while True:
+            races = state.get("races") or []
+            due = [(race_settle_at(r), r["id"]) for r in races if every or race_settle_at(r) <= now_ms]
+            if not due:
+                return out, state
+            race = _race_by_id(state, min(due)[1])
+            assert race is not None
+            for e in self._settle(state, race, now_ms):
+                state = self.fold(state, e)
+                out.append(e)
+
+    def _settle(self, state: State, race: dict[str, Any], now_ms: int) -> list[Event]:
+        """The fastest judged claim takes the card: `race_settled`, then its move as it would have been made at once."""
+        ranking = race_ranking(race)
+        winner = ranking[0]["seat"]
+        move = race["moves"][str(winner)]
+        sig = race["signs"].get(str(winner))
+        settled = event("race_settled", None, race=race["id"], ranking=ranking, winner=winner, take=card(race["take"]))
+        return [settled, self._move_event(state, winner, move, sig, now_ms)]
+
+    def _move_event(self, state: State, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, at: int) -> Event:
+        kind, take = move["kind"], move["take"]
+        if kind == "exchange":
+            e = event("exchanged", seat, give=card(move["give"]), take=card(take), at=at)
+        elif kind == "stop":
+            e = event("stopped", seat, card=card(move["card"]), target=move["target"], take=card(take))
+        else:
+            target = move["target"]
+            e = event("z_played", seat, card=card(move["card"]), target=target, removed=cards(state["stops"][target]), take=card(take))
+        return _signed(e, sig)
+
+    def _claim(
+        self,
+        state: State,
+        seat: int,
+        move: dict[str, Any],
+        sig: dict[str, Any] | None,
+        now_ms: int,
+        rng: random.Random,
+        timing: Timing | None,
+    ) -> list[Event]:
+        """A take from the centre is a race claim: `race_claimed` at once, the card to the fastest judged claim.
+
+        The race settles in this same decide when no seat that has not
+        claimed could still be judged faster (every claim when nobody is
+        compensated); otherwise a timer settles it at `race_settle_at`.
+        """
+        seats = state["seats"]
+        take = move["take"]
+        race = next((r for r in state.get("races") or [] if r["take"] == take), None)
+        opened_ms = race["opened_ms"] if race is not None else _centre_at(state)[state["centre"].index(take)]
+        t = _judged(timing, now_ms, seats, opened_ms)
+        if race is None:
+            rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
+            race = race_open(rid, opened_ms, range(seats))
+        wire = {k: (card(v) if k in ("give", "card", "take") else v) for k, v in move.items()}
+        data: dict[str, Any] = {
+            "race": race["id"],
+            "claim": race_claim_record(race, seat, t, take=card(take)),
+            "comp_ms": list(t.comp_ms),
+            "opened_ms": opened_ms,
+            "move": wire,
+        }
+        if sig is not None:
+            data["pending_signal"] = sig
+        claimed = event("race_claimed", seat, **data)
+        after = self.fold(state, claimed)
+        race = _race_by_id(after, data["race"])
+        assert race is not None
+        settle_at = race_settle_at(race)
+        if settle_at <= now_ms:
+            return [claimed, *self._settle(after, race, now_ms)]
+        return [claimed, timer_event(f"race:{race['id']}", settle_at)]
+
+    def _no_claim(self, state: State, seat: int) -> None:
+        if _claim_of(state, seat) is not None:
+            raise RuleError("claim_pending", "your take from the centre is being judged: wait a moment")
 
     def _end_tour(self, state: State, now_ms: int, rng: random.Random, reason: str) -> list[Event]:
         """Centre and untaken starting cards to the discard; the next tour begins."""
@@ -423,45 +559,54 @@ class ZigzagRules:
             raise RuleError("already_opened", "you opened this tour already")
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
-        return [_signed(event("opened", seat, card=card(cid), took=card(state["starting"][seat])), sig)]
+        return [_signed(event("opened", seat, card=card(cid), took=card(state["starting"][seat]), at=now_ms), sig)]
 
-    def _exchange(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _exchange(
+        self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random, timing: Timing | None = None
+    ) -> list[Event]:
         give = _card_field(action, "give")
         take = _card_field(action, "take")
         sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
+        self._no_claim(state, seat)
         if give not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
         if take not in state["centre"]:
             raise RuleError("gone", "that card is no longer in the centre")
-        return [_signed(event("exchanged", seat, give=card(give), take=card(take)), sig)]
+        return self._claim(state, seat, {"kind": "exchange", "give": give, "take": take}, sig, now_ms, rng, timing)
 
-    def _stop(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _stop(
+        self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random, timing: Timing | None = None
+    ) -> list[Event]:
         cid = _card_field(action, "card")
         take = _card_field(action, "take")
         target = _seat_field(action, "target", state["seats"])
         sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
+        self._no_claim(state, seat)
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
         if KIND[cid] != STOP:
             raise RuleError("not_a_stop", "that card is not a STOP")
         if team_of(target, state["seats"]) == team_of(seat, state["seats"]):
             raise RuleError("bad_target", "a STOP goes before an opponent")
-        if len(state["stops"][target]) >= MAX_STOPS:
-            raise RuleError("stop_limit", "two STOPs lie before that player already")
+        if len(state["stops"][target]) + _stops_claimed(state, target) >= MAX_STOPS:
+            raise RuleError("stop_limit", "two STOPs lie (or are being laid) before that player already")
         if not state["centre"]:
             raise RuleError("empty_centre", "there is no centre card to take")
         if take not in state["centre"]:
             raise RuleError("gone", "that card is no longer in the centre")
-        return [_signed(event("stopped", seat, card=card(cid), target=target, take=card(take)), sig)]
+        return self._claim(state, seat, {"kind": "stop", "card": cid, "target": target, "take": take}, sig, now_ms, rng, timing)
 
-    def _z(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _z(
+        self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random, timing: Timing | None = None
+    ) -> list[Event]:
         cid = _card_field(action, "card")
         take = _card_field(action, "take")
         target = _seat_field(action, "target", state["seats"])
         sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
+        self._no_claim(state, seat)
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
         if KIND[cid] != ZCARD:
@@ -472,16 +617,18 @@ class ZigzagRules:
             raise RuleError("empty_centre", "there is no centre card to take")
         if take not in state["centre"]:
             raise RuleError("gone", "that card is no longer in the centre")
-        z = event("z_played", seat, card=card(cid), target=target, removed=cards(state["stops"][target]), take=card(take))
-        return [_signed(z, sig)]
+        return self._claim(state, seat, {"kind": "z", "card": cid, "target": target, "take": take}, sig, now_ms, rng, timing)
 
     def _pass(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
         sig = _riding_sign(state, seat, action)
         self._after_open(state, seat)
+        self._no_claim(state, seat)
         if state["passed"][seat]:
             raise RuleError("already_passed", "you passed already")
         out = [_signed(event("passed", seat), sig)]
-        if all(state["passed"][s] or s == seat for s in range(state["seats"])):
+        # a seat whose take is being judged has not finished its tour, even if it passed before
+        claimants = {c["seat"] for r in state.get("races") or [] for c in r["claims"]}
+        if all((state["passed"][s] or s == seat) and s not in claimants for s in range(state["seats"])):
             out += self._end_tour(state, now_ms, rng, "passed")
         return out
 
@@ -661,7 +808,7 @@ class ZigzagRules:
         seen = state["options"]["signals_seen"]
         if seat is None:
             partner = None
-            v["team"] = v["partner"] = v["hand_class"] = None
+            v["team"] = v["partner"] = v["hand_class"] = v["claim"] = None
             v["hand"] = []
         else:
             partner = (seat + seats // 2) % seats
@@ -670,7 +817,11 @@ class ZigzagRules:
             hand = state["hands"][seat]
             v["hand"] = [CARDS[c].copy() for c in hand]
             stops = state["stops"][seat]
-            v["hand_class"] = hand_class(hand, forbidden_mask(stops) if stops else 0)
+            # the class of one's own hand is the skill the game tests: named only as beginner help
+            hint = state["options"].get("hand_hint", False)
+            v["hand_class"] = hand_class(hand, forbidden_mask(stops) if stops else 0) if hint else None
+            mine = _claim_of(state, seat)
+            v["claim"] = None if mine is None else {"race": mine["id"], "take": mine["take"]}
         for s, sig in enumerate(state["signals"]):
             if sig is None:
                 continue
@@ -745,6 +896,11 @@ class ZigzagRules:
                 for t in range(half)
             ],
             "changed_at": list(state["changed_at"]),
+            # takes being judged: the card stays in the centre, contested, until its race is settled
+            "races": [
+                {"id": r["id"], "take": r["take"], "claimants": [c["seat"] for c in r["claims"]], "opened_ms": r["opened_ms"]}
+                for r in state.get("races") or []
+            ],
             "clock": state["clock"],
             "tour_clock": state["tour_clock"],
             "draw_count": len(state["draw"]),
@@ -786,6 +942,14 @@ class ZigzagRules:
             return _with(e, nd)
         if kind == "reshuffled":
             return _with(e, {"count": d["count"]})
+        if kind == "race_claimed":
+            # public: who reached for which centre card, and when; what it would give only to the claimer,
+            # a sign riding on it only to the signing team (and the move that wins carries it)
+            sig = d.get("pending_signal")
+            friend = sig is not None and seat is not None and seat in (e["seat"], sig["partner"])
+            if seat == e["seat"] or ("move" not in d and (sig is None or friend)):
+                return e
+            return _with(e, {k: v for k, v in d.items() if k != "move" and (k != "pending_signal" or friend)})
         if kind == "signalled":
             if seat is not None and (seat == e["seat"] or seat == d["partner"]):
                 return e
@@ -813,6 +977,47 @@ def _timer_id(manche: int, tour: int) -> str:
 
 def _with(e: Event, data: dict[str, Any]) -> Event:
     return {**e, "data": data}
+
+
+def _race_by_id(state: State, rid: str) -> dict[str, Any] | None:
+    return next((r for r in state.get("races") or [] if r["id"] == rid), None)
+
+
+def _claim_of(state: State, seat: int) -> dict[str, Any] | None:
+    """The open race `seat` has a claim in, or None (one claim at a time)."""
+    for r in state.get("races") or []:
+        if any(c["seat"] == seat for c in r["claims"]):
+            return r
+    return None
+
+
+def _stops_claimed(state: State, target: int) -> int:
+    """STOPs being laid before `target` by claims still judged."""
+    return sum(
+        1 for r in state.get("races") or [] for m in r["moves"].values() if m["kind"] == "stop" and m["target"] == target
+    )
+
+
+def _centre_at(state: State) -> list[int]:
+    """When each centre card came there (match ms); 0 for states folded before races existed."""
+    at = state.get("centre_at")
+    return list(at) if at is not None and len(at) == len(state["centre"]) else [0] * len(state["centre"])
+
+
+def _judged(timing: Timing | None, now_ms: int, seats: int, opened_ms: int) -> Timing:
+    """The platform's timing, made safe: arrival is now, judged within [card on the table, arrival].
+
+    Without a timing (harnesses, bots' models, old tests) the claim is judged
+    on arrival and nobody is compensated. A claim is never judged earlier than
+    the moment its card came to the centre [D].
+    """
+    if timing is None:
+        return Timing(arrival_ms=now_ms, judged_ms=now_ms, comp_ms=(0,) * seats)
+    comp = [c if _is_int(c) and c > 0 else 0 for c in list(timing.comp_ms)[:seats]]
+    comp += [0] * (seats - len(comp))
+    judged = timing.judged_ms if _is_int(timing.judged_ms) else now_ms
+    judged = min(now_ms, max(judged, min(opened_ms, now_ms)))
+    return Timing(arrival_ms=now_ms, judged_ms=judged, comp_ms=tuple(comp))
 
 
 def _riding_sign(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -890,6 +1095,7 @@ def _fold_dealt(state: State, d: dict[str, Any]) -> State:
             "failed": [0] * half,
             "finished": False,
             "outcome": None,
+            "race_count": 0,
         }
     else:
         s = dict(state)
@@ -901,6 +1107,8 @@ def _fold_dealt(state: State, d: dict[str, Any]) -> State:
     s["draw"] = [c["id"] for c in d["draw"]]
     s["discard"] = []
     s["centre"] = []
+    s["centre_at"] = []
+    s["races"] = []
     s["starting"] = [None] * seats
     s["passed"] = [False] * seats
     s["stops"] = [[] for _ in range(seats)]
@@ -940,12 +1148,14 @@ def _f_tour_started(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
 
 
 def _f_timer(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    s["timer"] = {"id": d["id"], "due_ms": d["due_ms"]}
+    if not str(d["id"]).startswith("race:"):  # a race's timer is not the tour's
+        s["timer"] = {"id": d["id"], "due_ms": d["due_ms"]}
 
 
 def _f_opened(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
     cid = d["card"]["id"]
     s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, d["took"]["id"]))
+    s["centre_at"] = [*_centre_at(s), d.get("at", 0)]
     s["centre"] = [*s["centre"], cid]
     s["starting"] = _set(s["starting"], seat, None)
     _touch(s, seat)
@@ -954,6 +1164,7 @@ def _f_opened(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
 def _f_exchanged(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
     give, take = d["give"]["id"], d["take"]["id"]
     s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], give, take))
+    s["centre_at"] = [d.get("at", 0) if c == take else a for c, a in zip(s["centre"], _centre_at(s), strict=True)]
     s["centre"] = [give if c == take else c for c in s["centre"]]
     if s["passed"][seat]:
         s["passed"] = _set(s["passed"], seat, False)
@@ -963,7 +1174,7 @@ def _f_exchanged(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
 def _f_stopped(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
     cid, take, target = d["card"]["id"], d["take"]["id"], d["target"]
     s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
-    s["centre"] = [c for c in s["centre"] if c != take]
+    _centre_without(s, take)
     s["stops"] = _set(s["stops"], target, [*s["stops"][target], cid])
     if s["passed"][seat]:
         s["passed"] = _set(s["passed"], seat, False)
@@ -973,12 +1184,39 @@ def _f_stopped(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
 def _f_z_played(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
     cid, take, target = d["card"]["id"], d["take"]["id"], d["target"]
     s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
-    s["centre"] = [c for c in s["centre"] if c != take]
+    _centre_without(s, take)
     s["discard"] = [*s["discard"], cid, *s["stops"][target]]
     s["stops"] = _set(s["stops"], target, [])
     if s["passed"][seat]:
         s["passed"] = _set(s["passed"], seat, False)
     _touch(s, seat, target)
+
+
+def _centre_without(s: dict[str, Any], take: int) -> None:
+    s["centre_at"] = [a for c, a in zip(s["centre"], _centre_at(s), strict=True) if c != take]
+    s["centre"] = [c for c in s["centre"] if c != take]
+
+
+def _f_race_claimed(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
+    """A claim joins its race (opened by the first claim); the move and a riding sign wait in the race."""
+    races = list(s.get("races") or [])
+    i = next((k for k, r in enumerate(races) if r["id"] == d["race"]), None)
+    if i is None:
+        race = {**race_open(d["race"], d["opened_ms"], range(s["seats"])), "take": d["claim"]["take"]["id"], "moves": {}, "signs": {}}
+        s["race_count"] = s.get("race_count", 0) + 1
+        races.append(race)
+        i = len(races) - 1
+    race = race_with_claim(races[i], d["claim"], d["comp_ms"])
+    move = {k: (v["id"] if isinstance(v, dict) else v) for k, v in d["move"].items()}
+    race["moves"] = {**race["moves"], str(seat): move}
+    if "pending_signal" in d:
+        race["signs"] = {**race["signs"], str(seat): d["pending_signal"]}
+    races[i] = race
+    s["races"] = races
+
+
+def _f_race_settled(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
+    s["races"] = [r for r in s.get("races") or [] if r["id"] != d["race"]]
 
 
 def _f_passed(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
@@ -1023,6 +1261,8 @@ def _f_reshuffled(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
 def _f_tour_ended(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
     s["discard"] = s["discard"] + s["centre"] + [c for c in s["starting"] if c is not None]
     s["centre"] = []
+    s["centre_at"] = []
+    s["races"] = []
     s["starting"] = [None] * s["seats"]
     s["passed"] = [False] * s["seats"]
     s["timer"] = None
@@ -1050,6 +1290,8 @@ _FOLDS = {
     "stopped": _f_stopped,
     "z_played": _f_z_played,
     "passed": _f_passed,
+    "race_claimed": _f_race_claimed,
+    "race_settled": _f_race_settled,
     "signalled": _f_signalled,
     "countered": _f_countered,
     "hands_replaced": _f_hands_replaced,

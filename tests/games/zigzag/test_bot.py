@@ -25,6 +25,7 @@ from tests.games.zigzag.zigzag_helpers import (
     ZIG_PINK,
     ch,
     deal_events,
+    own_class,
 )
 
 MATCHES = {4: 110, 6: 90}
@@ -183,7 +184,7 @@ def test_bot_holding_its_combination_re_signs_passes_then_waits() -> None:
     log = _play(log, 0, {"kind": "signal", "sign": "zig"}, 10)
     for s in range(4):
         log = _play(log, s, {"kind": "open", "card": fold_all(RULES, log)["hands"][s][0]}, 100 + s)
-    assert RULES.view(fold_all(RULES, log), 0)["hand_class"] == "zig"  # it drew another pink card
+    assert own_class(fold_all(RULES, log), 0) == "zig"  # it drew another pink card
     move = BOT.choose(_ctx(log, 0), random.Random(0))
     assert move is not None and move.action == {"kind": "signal", "sign": "zig"}  # its hand changed since
     log = _play(log, 0, move.action, move.at_ms)
@@ -240,7 +241,7 @@ def test_bot_at_a_secret_table_signs_on_its_move_and_its_partner_announces_it() 
     assert move is not None and move.action["kind"] == "open" and "sign" not in move.action  # blind: no sign
     for s in range(4):
         log = _play(log, s, {"kind": "open", "card": fold_all(RULES, log)["hands"][s][0]}, 100 + s)
-    assert RULES.view(fold_all(RULES, log), 0)["hand_class"] == "zig"
+    assert own_class(fold_all(RULES, log), 0) == "zig"
     move = BOT.choose(_ctx(log, 0), random.Random(0))
     assert move is not None and move.action == {"kind": "pass", "sign": "zig"}
     assert move.at_ms <= 103 + LEVELS["normal"].sign[1]  # a sign's speed, not a pass's

@@ -49,6 +49,7 @@ from tests.games.zigzag.zigzag_helpers import (
     deal_events,
     kinds,
     open_all,
+    own_class,
     table,
 )
 
@@ -149,7 +150,7 @@ def test_options_and_dealer_in_view() -> None:
     state = fold_all(RULES, RULES.setup(6, {"dealer": 2, "tour_seconds": 30}, random.Random(0)))
     v = RULES.view(state, 1)
     assert v["dealer"] == 2
-    assert v["options"] == {"tour_seconds": 30, "beginner": False, "signals_seen": True, "dealer": 2}
+    assert v["options"] == {"tour_seconds": 30, "beginner": False, "signals_seen": True, "hand_hint": False, "dealer": 2}
     default = RULES.view(fold_all(RULES, RULES.setup(4, {}, random.Random(0))), None)
     assert default["dealer"] == 3 and default["outcome"] is None and default["finished"] is False
 
@@ -267,12 +268,14 @@ def test_exchange_swaps_a_hand_card_with_a_centre_card_in_one_step() -> None:
     centre_before = list(state["centre"])
     take = NONE_B[0]
     events, after = act(state, 0, {"kind": "exchange", "give": state["hands"][0][1], "take": take})
-    assert kinds(events) == ["exchanged"]
+    # a take is a race (judged at once when nobody is compensated): claimed, settled, then the move
+    assert kinds(events) == ["race_claimed", "race_settled", "exchanged"]
     give = state["hands"][0][1]
     assert take in after["hands"][0] and give not in after["hands"][0]
     assert give in after["centre"] and take not in after["centre"]
     assert len(after["hands"][0]) == 4 and len(after["centre"]) == len(centre_before)
-    assert RULES.redact(events[0], 3) == events[0]  # both cards were face up
+    assert RULES.redact(events[-1], 3) == events[-1]  # both cards were face up
+    assert "move" not in RULES.redact(events[0], 3)["data"]  # what a claim would give is the claimer's until it wins
 
 
 def test_exchange_race_second_taker_gets_gone_and_nothing_changes() -> None:
@@ -366,16 +369,16 @@ def test_empty_draw_pile_is_refilled_by_reshuffling_the_discard_pile_under_it() 
 def test_stop_lies_before_an_opponent_forbids_its_feature_and_takes_a_centre_card() -> None:
     state = open_all(table([[NONE_A[0], STOP_L, *NONE_A[2:]], ZAG_PINK_WATER, NONE_C, NONE_D]), [0, 2, 3])
     take = NONE_C[0]
-    assert RULES.view(state, 1)["hand_class"] == "zag"
+    assert own_class(state, 1) == "zag"
     _, state = act(state, 1, {"kind": "open", "card": ZAG_PINK_WATER[0]})
     _, state = act(state, 1, {"kind": "exchange", "give": state["hands"][1][0], "take": ZAG_PINK_WATER[0]})
-    assert RULES.view(state, 1)["hand_class"] == "zag"
+    assert own_class(state, 1) == "zag"
     events, state = act(state, 0, {"kind": "stop", "card": STOP_L, "target": 1, "take": take})
-    assert kinds(events) == ["stopped"]
+    assert kinds(events) == ["race_claimed", "race_settled", "stopped"]
     assert state["stops"][1] == [STOP_L]
     assert take in state["hands"][0] and len(state["hands"][0]) == 4
     assert take not in state["centre"]
-    assert RULES.view(state, 1)["hand_class"] == "zig"  # landscape forbidden: only water is left
+    assert own_class(state, 1) == "zig"  # landscape forbidden: only water is left
     assert [c["face"] for c in RULES.view(state, 3)["stops"]["1"]] == ["stop_landscape"]
 
 
@@ -412,16 +415,16 @@ def test_z_removes_every_stop_before_yourself_or_your_partner_to_the_discard() -
     _, state = act(state, 0, {"kind": "exchange", "give": NONE_A[2], "take": STOP_L})
     _, state = act(state, 0, {"kind": "stop", "card": STOP_L, "target": 3, "take": NONE_C[0]})
     assert state["stops"][3] == [STOP_C, STOP_L]
-    assert RULES.view(state, 3)["hand_class"] == "none"  # pink and water both forbidden
+    assert own_class(state, 3) == "none"  # pink and water both forbidden
     rules_error(state, 1, {"kind": "z", "card": Z1, "target": 0, "take": NONE_A[2]}, "bad_target")
     rules_error(state, 1, {"kind": "z", "card": NONE_B[2], "target": 3, "take": NONE_A[2]}, "not_a_z")
     discard_before = list(state["discard"])
     events, state = act(state, 1, {"kind": "z", "card": Z1, "target": 3, "take": NONE_A[2]})
-    assert kinds(events) == ["z_played"]
-    assert sorted(c["id"] for c in events[0]["data"]["removed"]) == [STOP_L, STOP_C]
+    assert kinds(events) == ["race_claimed", "race_settled", "z_played"]
+    assert sorted(c["id"] for c in events[-1]["data"]["removed"]) == [STOP_L, STOP_C]
     assert state["stops"][3] == []
     assert sorted(state["discard"]) == sorted([*discard_before, Z1, STOP_L, STOP_C])
-    assert RULES.view(state, 3)["hand_class"] == "zag"
+    assert own_class(state, 3) == "zag"
     assert NONE_A[2] in state["hands"][1] and state["centre"] == []
 
 
@@ -429,7 +432,7 @@ def test_d_z_on_a_player_without_stops_is_simply_spent() -> None:
     state = open_all(table([[Z1, *NONE_A[1:]], NONE_B, NONE_C, NONE_D]), [1, 2, 3])
     _, state = act(state, 0, {"kind": "open", "card": NONE_A[1]})
     events, state = act(state, 0, {"kind": "z", "card": Z1, "target": 2, "take": NONE_B[0]})
-    assert events[0]["data"]["removed"] == []
+    assert events[-1]["data"]["removed"] == []
     assert Z1 in state["discard"]
 
 
@@ -492,18 +495,19 @@ def test_d_a_sign_rides_on_a_move_and_only_the_team_can_tell(kind: str, seen: bo
     action = _move(state, 0, kind)
     plain, without = act(state, 0, action)
     signed, after = act(state, 0, {**action, "sign": "zag"})
-    assert kinds(signed) == kinds(plain) and signed[0]["data"]["signal"] == {"sign": "zag", "partner": 2, "public": seen}
+    carrier = signed[-1] if kind in RULES.races else signed[0]  # a take's sign rides on the move its race gives
+    assert kinds(signed) == kinds(plain) and carrier["data"]["signal"] == {"sign": "zag", "partner": 2, "public": seen}
     # the move happened exactly as without the sign; the sign describes the hand it left
     assert {k: v for k, v in after.items() if k != "signals"} == {k: v for k, v in without.items() if k != "signals"}
     assert after["signals"][0] == {"sign": "zag", "at": after["clock"], "count": 1}
     assert after["changed_at"][0] in (after["clock"], without["changed_at"][0])
     for seat in (0, 2):
-        assert RULES.redact(signed[0], seat)["data"]["signal"]["sign"] == "zag"
+        assert RULES.redact(carrier, seat)["data"]["signal"]["sign"] == "zag"
         assert RULES.view(after, seat)["signals"]["0"]["sign"] == "zag"
     for seat in (1, 3, None):
         red = [RULES.redact(e, seat) for e in signed]
         if seen:  # that a sign was made, not which
-            assert red[0]["data"]["signal"] == {"partner": 2, "public": True}
+            assert RULES.redact(carrier, seat)["data"]["signal"] == {"partner": 2, "public": True}
             assert RULES.view(after, seat)["signals"]["0"] == {"at": after["clock"], "count": 1}
         else:  # not even that: the same bytes as the unsigned move, the same view
             assert json.dumps(red) == json.dumps([RULES.redact(e, seat) for e in plain])
@@ -723,7 +727,7 @@ def test_announcement_uses_stops_before_the_players() -> None:
     _, state = act(state, 0, {"kind": "open", "card": NONE_A[1]})
     # seat 1 opened its pink card away; it takes it back
     _, state = act(state, 1, {"kind": "exchange", "give": state["hands"][1][0], "take": ZIG_PINK[0]})
-    assert RULES.view(state, 1)["hand_class"] == "zig"
+    assert own_class(state, 1) == "zig"
     _, state = act(state, 0, {"kind": "stop", "card": STOP_L, "target": 1, "take": NONE_C[0]})
     events, _ = act(state, 3, {"kind": "announce", "combo": "zig"})
     assert events[0]["data"]["correct"] is False  # pink is forbidden to seat 1 now
@@ -913,7 +917,7 @@ def test_view_shows_own_hand_only_not_the_partners() -> None:
     v = RULES.view(state, 0)
     seen = {c["id"] for c in iter_cards(v)}
     assert set(ZIG_PINK) <= seen and not seen & set(NONE_C) and not seen & set(NONE_B)
-    assert v["hand_counts"] == [4, 4, 4, 4] and v["hand_class"] == "zig"
+    assert v["hand_counts"] == [4, 4, 4, 4] and own_class(state, 0) == "zig"
     spectator = RULES.view(state, None)
     assert spectator["hand"] == [] and not list(iter_cards(spectator))
 
@@ -934,7 +938,7 @@ def test_d_two_stops_of_the_same_feature_may_lie_before_one_player() -> None:
     _, state = act(state, 0, {"kind": "stop", "card": STOP_L, "target": 1, "take": NONE_C[0]})
     _, state = act(state, 0, {"kind": "stop", "card": STOP_L2, "target": 1, "take": NONE_D[0]})
     assert state["stops"][1] == [STOP_L, STOP_L2]
-    assert RULES.view(state, 1)["hand_class"] == "none"
+    assert own_class(state, 1) == "none"
 
 
 def test_d_signs_are_cleared_when_hands_are_replaced_and_at_a_new_manche() -> None:

@@ -27,6 +27,7 @@ from tests.games.zigzag.zigzag_helpers import (
     ZIG_PINK,
     act,
     open_all,
+    own_class,
     table,
 )
 
@@ -55,7 +56,7 @@ def check_view_all(state: dict[str, Any]) -> dict[str, Any]:
     half = seats // 2
     assert everything["team_combos"] == [team_combo(classes[t], classes[t + half]) for t in range(half)]
     for s in range(seats):  # each seat's live class is the one the replay shows
-        assert RULES.view(state, s)["hand_class"] == classes[s]
+        assert own_class(state, s) == classes[s]
     in_hands = {c for h in state["hands"] for c in h}
     untaken = {c for c in state["starting"] if c is not None}
     assert in_hands | untaken <= visible_ids(everything)

@@ -184,3 +184,9 @@ def open_all(state: State, seats: list[int] | None = None) -> State:
     for s in seats if seats is not None else range(state["seats"]):
         _, state = act(state, s, {"kind": "open", "card": state["hands"][s][0]})
     return state
+
+
+def own_class(state: State, seat: int) -> str:
+    """The class of `seat`'s own hand as its view names it with the beginner help (option `hand_hint`) on."""
+    hinted = {**state, "options": {**state["options"], "hand_hint": True}}
+    return RULES.view(hinted, seat)["hand_class"]
