@@ -240,6 +240,9 @@ class ZwickerBot:
         slots = [i for i, c in board.mine.items() if c is not None and RANK_OF[c] == rank]
         if not slots:
             return None
+        race = view.get("race")
+        if isinstance(race, dict) and any(c.get("seat") == seat for c in race.get("claims") or []):
+            return None  # its claim is being judged: the race's settlement asks it again
         learned = max(mem.known[(seat, i)][3] for i in slots)
         seq = len(mem.discard) * 7 + top_id
         at = max(mem.top_ms, learned) + _jitter(seq, seat, 1, *level.snap_ms)

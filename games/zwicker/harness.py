@@ -3,8 +3,11 @@
 `may_see` is written from the rules page, not from `redact`/`view`: a seat
 may see face-up cards (the discard pile, cards shown by a snap or a turn
 action), its own drawn card, the card it looks at in that very event (the
-initial peek, a 7/8/9/10 look, a King look while the swap is pending), and
-everything once the match is over. Nothing else — in particular never a
+initial peek, a 7/8/9/10 look, a King look while the swap is pending), the
+cards of its own looks while they last (`peek_ms`, as long as the card is
+still in the slot it looked at: the view carries them so a page that
+connects late still shows them), and everything once the match is over.
+A snap race's claim shows no card: the cards are shown when it is settled. Nothing else — in particular never a
 penalty card, a reshuffled pile, a blindly swapped card or a card it only
 remembers.
 """
@@ -73,13 +76,25 @@ def may_see(before: State, after: State, e: Event, seat: int | None) -> set[int]
             allowed.add(before["slots"][d["target"]][d["target_slot"]])
     elif kind in ("snapped", "snap_wrong", "snap_taken_back"):
         allowed.update(before["slots"][actor][i] for i in d["slots"])
-    # what the view shows right now: one's own drawn card and a pending King look
+    # what the view shows right now: one's own looks, drawn card and pending King look
+    if seat is not None:
+        allowed.update(_live_looks(after, seat))
     if seat is not None and seat == after["turn"]:
         if after["drawn"] is not None:
             allowed.add(after["drawn"])
         if after["king"] is not None:
             allowed.add(after["king"]["card"])
     return allowed
+
+
+def _live_looks(state: State, seat: int) -> set[int]:
+    """The cards `seat` is looking at: each came from a look of its own (peek or power) and lies where it looked."""
+    out = set()
+    for look in (state.get("looks") or [[]] * state["n"])[seat]:
+        row = state["slots"][look["target"]]
+        if look["slot"] < len(row) and row[look["slot"]] == look["card"]:
+            out.add(look["card"])
+    return out
 
 
 def random_options(seats: int, rng: random.Random) -> dict[str, Any]:
@@ -90,8 +105,10 @@ def random_options(seats: int, rng: random.Random) -> dict[str, Any]:
         opts["snap_window_ms"] = rng.choice((0, 200, 3000))
     if rng.random() < 0.3:
         opts["dealer"] = rng.randrange(-1, seats)
-    if rng.random() < 0.2:
-        opts["turn_seconds"] = rng.choice((5, 30, 120))
+    if rng.random() < 0.35:  # short turns: timeouts happen in random play (look timers come first in the queue)
+        opts["turn_seconds"] = rng.choice((5, 5, 30, 120))
+    if rng.random() < 0.3:
+        opts["peek_ms"] = rng.choice((500, 2000, 30000))
     return opts
 
 
@@ -116,6 +133,8 @@ def random_action(state: State, seat: int, now_ms: int, rng: random.Random) -> A
         return None
     r = rng.random()
     turn = state["turn"]
+    if seat == turn and state["options"]["turn_seconds"] <= 5 and state["turn_no"] % 5 == 2:
+        return None  # a player who lets its short turn run out: the table plays it (turn_timeout)
     if r < 0.02:
         return _garbage(state, seat, rng)
     if seat != turn and r < 0.4:

@@ -37,6 +37,43 @@ turn, same rank for snaps, the slowest takes back, King swap optional):
   phase may read "done": the turn is over and the next `turn` event follows.
 - [D] A timer action after the end is refused like every action
   (`match_over`); before the end, a stale timer id changes nothing.
+
+Fair races (issue 16, PROTOCOL "Fair races"): `snap` is a race action.
+
+- [D] A snap whose cards all match is a *claim* on the top discard: it
+  opens the race for that card (or joins the open one) with a
+  `race_claimed` event; its cards stay in their slots until the race is
+  settled. Every seat is eligible (which seats hold a matching card is
+  secret, so the window never closes early because nobody else could snap).
+  Settlement (`race_settled`, then the claims' own `snapped` /
+  `snap_taken_back` events) goes through the claims in judged order with
+  the rules of a snap landing: the first lands, a later claim of another
+  seat judged less than `snap_window_ms` after the last landed snap on the
+  same top is taken back, one judged later lands on top of it. The
+  race's `winner` is the seat whose snap landed first.
+- [D] "The slowest takes back" is judged on judged time: a matching snap
+  arriving after a settlement, judged less than `snap_window_ms` after the
+  snap that landed, is taken back at once (also when it was judged earlier
+  than that snap but arrived too late to be part of its race: the cap).
+- [D] While its claim is being judged a seat may not snap again
+  (`snap_pending`); a wrong snap is never a claim and is punished at once.
+- [D] Play does not stop for a snap race: a turn action that moves cards
+  (take_discard, replace, discard, use, swap, keep) or a turn timer that
+  arrives while a race is still open settles it first with the claims so
+  far, so the move happens after the snaps it follows. `draw` and
+  `zwicker` leave the race open. An action arriving once the race's
+  settle time has passed settles it first (lazily), so the state is right
+  even if the race timer is late.
+- [D] The reaction time of a claim is counted from the moment its top
+  discard appeared (`at` of the event that put it there).
+
+Looks (issue 18): every card a seat looks at (the opening peek at slots 2
+and 3, a 7/8/9/10 power, a black King) is in that seat's own view as
+`looks: [{target, slot, card, until_ms}]` until `peek_ms` has passed, so a
+page shows it for the full time whatever message brings it (a `hello`
+after Start, a rematch, a reconnect). A `look-<until>` timer ends it
+(`looks_ended`); a look also ends as soon as its card leaves that slot.
+Only the looker's own view carries its looks.
 """
 
 from __future__ import annotations
@@ -44,7 +81,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Event, Option, RuleError, event, resolve_options, timer_event
+from games.engine import (
+    Event,
+    Option,
+    RuleError,
+    Timing,
+    event,
+    race_claim_record,
+    race_open,
+    race_ranking,
+    race_settle_at,
+    race_with_claim,
+    resolve_options,
+    timer_event,
+    timing_at,
+)
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
@@ -85,6 +136,10 @@ def _power(rank: str, suit: str) -> str | None:
 POWER_OF: tuple[str | None, ...] = tuple(_power(RANK_OF[i], SUIT_OF[i]) for i in range(DECK_SIZE))
 HIDDEN: dict[str, bool] = {"hidden": True}
 CALL_LIMIT = 5  # the caller must hold at most this many points to win
+# turn actions that move cards: arriving while a snap race is open, they settle it first
+SETTLES_RACE = frozenset({"take_discard", "replace", "discard", "use", "swap", "keep"})
+# events after which a look may point at a slot whose card has gone
+MOVES_CARDS = frozenset({"took_discard", "replaced", "used", "swapped", "snapped"})
 
 
 def card(cid: int) -> dict[str, Any]:
@@ -137,7 +192,7 @@ class ZwickerRules:
     """The Zwicker rules object registered as `RULES`."""
 
     slug = "zwicker"
-    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
+    races: frozenset[str] = frozenset({"snap"})  # action kinds judged as races (PROTOCOL "Fair races")
     name = "Zwicker"
     min_seats = 2
     max_seats = 6
@@ -165,7 +220,7 @@ class ZwickerRules:
         }
         self._folds = {
             "dealt": self._f_dealt,
-            "peeked": self._f_nothing,
+            "peeked": self._f_peeked,
             "drawn": self._f_drawn,
             "took_discard": self._f_took_discard,
             "replaced": self._f_replaced,
@@ -183,6 +238,9 @@ class ZwickerRules:
             "timer": self._f_timer,
             "revealed": self._f_revealed,
             "finished": self._f_finished,
+            "race_claimed": self._f_race_claimed,
+            "race_settled": self._f_race_settled,
+            "looks_ended": self._f_looks_ended,
         }
 
     # --- setup ---------------------------------------------------------------
@@ -213,9 +271,11 @@ class ZwickerRules:
                 draw=[card(c) for c in rest[1:]],
             )
         ]
+        peek_ms = opts["peek_ms"]
         for s in range(seats):
             for i in (2, 3):
-                events.append(event("peeked", s, target=s, slot=i, card=card(slots[s][i])))
+                events.append(event("peeked", s, target=s, slot=i, card=card(slots[s][i]), until_ms=peek_ms))
+        events.append(timer_event(f"look-{peek_ms}", peek_ms))
         events.append(event("turn", first, no=1, final=False))
         events.append(timer_event("turn-1", opts["turn_seconds"] * 1000))
         return events
@@ -223,9 +283,20 @@ class ZwickerRules:
     # --- decide --------------------------------------------------------------
 
     def decide(
-        self, state: dict[str, Any], seat: int | None, action: dict[str, Any], now_ms: int, rng: random.Random
+        self,
+        state: dict[str, Any],
+        seat: int | None,
+        action: dict[str, Any],
+        now_ms: int,
+        rng: random.Random,
+        *,
+        timing: Timing | None = None,
     ) -> list[Event]:
-        """Check one action and return the events it causes; never mutates state."""
+        """Check one action and return the events it causes; never mutates state.
+
+        `timing` is the platform's judgement of a snap (a race action); without
+        it a snap is judged on arrival, nobody compensated.
+        """
         if not isinstance(state, dict) or "phase" not in state:
             raise RuleError("bad_action", "there is no match to act in")
         if state["phase"] == "over":
@@ -239,7 +310,12 @@ class ZwickerRules:
         if seat is None:
             if kind != "timer":
                 raise RuleError("not_seated", "only timers act without a seat")
-            return self._timer(state, action, now, rng)
+            timer_id = action.get("id")
+            if not isinstance(timer_id, str):
+                raise _bad("a timer needs a string id")
+            turn_timer = state["timer"] is not None and state["timer"]["id"] == timer_id
+            pre, state = self._settle_first(state, now, force=turn_timer)
+            return pre + self._timer(state, timer_id, now, rng)
         if not _is_int(seat) or not 0 <= seat < state["n"]:
             raise _bad("no such seat")
         if kind == "timer":
@@ -247,7 +323,23 @@ class ZwickerRules:
         handler = self._actions.get(kind)
         if handler is None:
             raise RuleError("unknown_action", f"Zwicker has no action {kind!r}")
-        return handler(state, seat, action, now, rng)
+        pre, state = self._settle_first(state, now, force=kind in SETTLES_RACE)
+        if kind == "snap":
+            n = state["n"]
+            if timing is None or len(timing.comp_ms) != n:
+                timing = timing_at(now, n) if timing is None else Timing(timing.arrival_ms, timing.judged_ms, (0,) * n)
+            return pre + self._snap(state, seat, action, now, rng, timing)
+        return pre + handler(state, seat, action, now, rng)
+
+    def _settle_first(self, state: dict[str, Any], now: int, force: bool) -> tuple[list[Event], dict[str, Any]]:
+        """Settle an open race whose time has come (or, with `force`, at once), before the action itself."""
+        race = state.get("race")
+        if race is None or not (force or now >= race_settle_at(race)):
+            return [], state
+        events = self._settle(state)
+        for e in events:
+            state = self.fold(state, e)
+        return events, state
 
     # helpers for decide
 
@@ -319,7 +411,7 @@ class ZwickerRules:
         self._my_turn(state, seat, "turn")
         row = state["slots"][seat]
         slot = self._slot(action, "slot", row)
-        events = [event("took_discard", seat, slot=slot, card=card(state["discard"][-1]), old=card(row[slot]))]
+        events = [event("took_discard", seat, slot=slot, card=card(state["discard"][-1]), old=card(row[slot]), at=now)]
         return self._end_turn(state, events, now, state["caller"])
 
     def _draw(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
@@ -335,12 +427,12 @@ class ZwickerRules:
         self._my_turn(state, seat, "drawn")
         row = state["slots"][seat]
         slot = self._slot(action, "slot", row)
-        events = [event("replaced", seat, slot=slot, card=card(state["drawn"]), old=card(row[slot]))]
+        events = [event("replaced", seat, slot=slot, card=card(state["drawn"]), old=card(row[slot]), at=now)]
         return self._end_turn(state, events, now, state["caller"])
 
     def _discard(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
         self._my_turn(state, seat, "drawn")
-        events = [event("discarded", seat, card=card(state["drawn"]))]
+        events = [event("discarded", seat, card=card(state["drawn"]), at=now)]
         return self._end_turn(state, events, now, state["caller"])
 
     def _use(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
@@ -351,30 +443,37 @@ class ZwickerRules:
             raise RuleError("no_power", f"a {RANK_OF[drawn]} of {SUIT_OF[drawn]} has no power")
         slots = state["slots"]
         used = card(drawn)
+        until = now + state["options"]["peek_ms"]
         if power == "look_own":
             slot = self._slot(action, "slot", slots[seat])
             e = event(
-                "used", seat, power=power, card=used, slot=None, target=seat, target_slot=slot, seen=card(slots[seat][slot])
+                "used", seat, power=power, card=used, slot=None, target=seat, target_slot=slot, seen=card(slots[seat][slot]),
+                at=now, until_ms=until,
             )
         elif power == "look_other":
             target = self._target(state, seat, action)
             tslot = self._slot(action, "slot", slots[target])
             e = event(
-                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot])
+                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot]),
+                at=now, until_ms=until,
             )
         elif power == "blind_swap":
             slot = self._slot(action, "slot", slots[seat])
             target = self._target(state, seat, action)
             tslot = self._slot(action, "target_slot", slots[target])
-            e = event("used", seat, power=power, card=used, slot=slot, target=target, target_slot=tslot)
+            e = event("used", seat, power=power, card=used, slot=slot, target=target, target_slot=tslot, at=now)
         else:  # king: look now, swap or keep later
             target = self._target(state, seat, action)
             tslot = self._slot(action, "target_slot", slots[target])
             e = event(
-                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot])
+                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot]),
+                at=now, until_ms=until,
             )
-            return [e]
-        return self._end_turn(state, [e], now, state["caller"])
+            return [e, timer_event(f"look-{until}", until)]
+        events = [e]
+        if power != "blind_swap":
+            events.append(timer_event(f"look-{until}", until))
+        return self._end_turn(state, events, now, state["caller"])
 
     def _swap(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
         self._my_turn(state, seat, "king")
@@ -398,7 +497,9 @@ class ZwickerRules:
 
     # snaps, at any moment
 
-    def _snap(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
+    def _snap(
+        self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random, timing: Timing
+    ) -> list[Event]:
         names = action.get("slots")
         row = state["slots"][seat]
         if not isinstance(names, list) or not names or len(names) > len(row):
@@ -411,6 +512,9 @@ class ZwickerRules:
         for i in names:
             if row[i] is None:
                 raise RuleError("empty_slot", f"slot {i} is empty")
+        race = state.get("race")
+        if race is not None and any(c["seat"] == seat for c in race["claims"]):
+            raise RuleError("snap_pending", "your snap is still being judged")
         top = state["discard"][-1]
         rank = RANK_OF[top]
         cards = [card(row[i]) for i in names]
@@ -418,25 +522,69 @@ class ZwickerRules:
         if all(RANK_OF[row[i]] == rank for i in names):
             last = state["last_snap"]
             if (
-                last is not None
+                race is None
+                and last is not None
                 and last["seat"] != seat
                 and last["top"] == top
-                and now - last["at"] < state["options"]["snap_window_ms"]
+                and timing.judged_ms - last["at"] < state["options"]["snap_window_ms"]
             ):
-                return [event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"])]
-            return [event("snapped", seat, slots=slots, cards=cards, at=now)]
+                return [event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"], judged_ms=timing.judged_ms)]
+            return self._claim(state, seat, slots, now, timing)
         events: list[Event] = []
         penalty = self._pile_card(state, rng, events)
         pen = None if penalty is None else {"slot": len(row), "card": card(penalty)}
         events.append(event("snap_wrong", seat, slots=slots, cards=cards, top=card(top), penalty=pen))
         return events
 
+    def _claim(self, state: dict[str, Any], seat: int, slots: list[int], now: int, timing: Timing) -> list[Event]:
+        """A matching snap claims the top discard: settle at once when nobody could still be faster, else a timer."""
+        race = state.get("race")
+        if race is None:
+            race = race_open(f"snap:{state.get('race_no', 0) + 1}", state.get("top_ms", 0), range(state["n"]))
+        record = race_claim_record(race, seat, timing, slots=slots)
+        claimed = event(
+            "race_claimed", seat, race=race["id"], claim=record, comp_ms=list(timing.comp_ms), opened_ms=race["opened_ms"]
+        )
+        after = self.fold(state, claimed)
+        settle_at = race_settle_at(after["race"])
+        if settle_at <= now:
+            return [claimed, *self._settle(after)]
+        return [claimed, timer_event(f"race:{race['id']}:{len(after['race']['claims'])}", settle_at)]
+
+    def _settle(self, state: dict[str, Any]) -> list[Event]:
+        """The open race's result: every claim in judged order lands or is taken back, as snaps always did."""
+        race = state["race"]
+        ranking = race_ranking(race)
+        window = state["options"]["snap_window_ms"]
+        last = state["last_snap"]
+        top = state["discard"][-1]
+        results: list[Event] = []
+        winner = None
+        for claim in ranking:
+            seat, slots, judged = claim["seat"], list(claim["slots"]), claim["judged_ms"]
+            row = state["slots"][seat]
+            cards = [card(row[i]) for i in slots]
+            if last is not None and last["seat"] != seat and last["top"] == top and judged - last["at"] < window:
+                results.append(event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"], judged_ms=judged))
+                continue
+            results.append(event("snapped", seat, slots=slots, cards=cards, at=judged))
+            top = row[slots[-1]]
+            last = {"seat": seat, "top": top, "at": judged}
+            if winner is None:
+                winner = seat
+        return [event("race_settled", None, race=race["id"], ranking=ranking, winner=winner), *results]
+
     # the system
 
-    def _timer(self, state: dict[str, Any], action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        timer_id = action.get("id")
-        if not isinstance(timer_id, str):
-            raise _bad("a timer needs a string id")
+    def _timer(self, state: dict[str, Any], timer_id: str, now: int, rng: random.Random) -> list[Event]:
+        if timer_id.startswith("look-"):
+            return self._looks_over(state, timer_id, now)
+        if timer_id.startswith("race:"):
+            race = state.get("race")
+            if race is None:
+                return []  # settled already (lazily, or by a turn action)
+            # early (a clock a little ahead): ask again for the settle time
+            return [timer_event(f"race:{race['id']}:{len(race['claims'])}:{now}", race_settle_at(race))]
         timer = state["timer"]
         if timer is None or timer["id"] != timer_id:
             return []
@@ -447,18 +595,79 @@ class ZwickerRules:
             top = self._pile_card(state, rng, events)
             if top is not None:
                 events.append(event("drawn", seat, card=card(top)))
-                events.append(event("discarded", seat, card=card(top)))
+                events.append(event("discarded", seat, card=card(top), at=now))
         elif phase == "drawn":
-            events.append(event("discarded", seat, card=card(state["drawn"])))
+            events.append(event("discarded", seat, card=card(state["drawn"]), at=now))
         elif phase == "king":
             events.append(event("kept", seat))
         return self._end_turn(state, events, now, state["caller"])
+
+    def _looks_over(self, state: dict[str, Any], timer_id: str, now: int) -> list[Event]:
+        """End every look whose time is up (the id names its due time: a timer a little early still ends it)."""
+        try:
+            cutoff = max(now, int(timer_id[5:]))
+        except ValueError:
+            return []
+        if not any(look["until_ms"] <= cutoff for row in state.get("looks") or [] for look in row):
+            return []
+        return [event("looks_ended", None, until_ms=cutoff)]
 
     # --- fold ----------------------------------------------------------------
 
     def fold(self, state: dict[str, Any] | None, e: Event) -> dict[str, Any]:
         """Apply one event; copies only what changes (the input state is never mutated)."""
-        return self._folds[e["kind"]](state, e)
+        s = self._folds[e["kind"]](state, e)
+        if e["kind"] in MOVES_CARDS and s.get("looks") and any(s["looks"]):
+            s = self._looks_in_place(s)
+        return s
+
+    def _looks_in_place(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A look ends once its card has left the slot: the page must not show it where another card lies."""
+        slots = state["slots"]
+
+        def there(look: dict[str, Any]) -> bool:
+            row = slots[look["target"]]
+            return look["slot"] < len(row) and row[look["slot"]] == look["card"]
+
+        looks = [[look for look in row if there(look)] for row in state["looks"]]
+        if looks == state["looks"]:
+            return state
+        return {**state, "looks": looks}
+
+    def _add_look(self, state: dict[str, Any], s: dict[str, Any], seat: int, target: int, slot: int, cid: int, until: Any) -> None:
+        if not _is_int(until):
+            return  # a log from before looks were state: nothing to show
+        looks = [list(row) for row in state.get("looks") or [[] for _ in range(state["n"])]]
+        looks[seat] = [lk for lk in looks[seat] if (lk["target"], lk["slot"]) != (target, slot)]
+        looks[seat].append({"target": target, "slot": slot, "card": cid, "until_ms": until})
+        s["looks"] = looks
+
+    def _f_peeked(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        self._add_look(state, s, e["seat"], d["target"], d["slot"], d["card"]["id"], d.get("until_ms"))
+        return s
+
+    def _f_looks_ended(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        cutoff = e["data"]["until_ms"]
+        s = dict(state)
+        s["looks"] = [[lk for lk in row if lk["until_ms"] > cutoff] for row in state.get("looks") or []]
+        return s
+
+    def _f_race_claimed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        race = state.get("race")
+        if race is None:
+            race = race_open(d["race"], d["opened_ms"], range(state["n"]))
+            s["race_no"] = state.get("race_no", 0) + 1
+        s["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
+        return s
+
+    def _f_race_settled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        s = dict(state)
+        s["race"] = None
+        return s
 
     def _f_nothing(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         return state
@@ -485,6 +694,10 @@ class ZwickerRules:
             "last_snap": None,
             "revealed": None,
             "outcome": None,
+            "top_ms": 0,  # when the top discard appeared: a snap race's reactions count from it
+            "race": None,  # the open snap race (engine.race_open), claims in arrival order
+            "race_no": 0,
+            "looks": [[] for _ in range(n)],  # per seat: the cards it is looking at now
         }
 
     def _f_drawn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
@@ -509,6 +722,7 @@ class ZwickerRules:
         discard.append(d["old"]["id"])
         s["discard"] = discard
         s["phase"] = "done"
+        s["top_ms"] = d.get("at", state.get("top_ms", 0))
         return s
 
     def _f_replaced(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
@@ -518,6 +732,7 @@ class ZwickerRules:
         s["discard"] = [*state["discard"], d["old"]["id"]]
         s["drawn"] = None
         s["phase"] = "done"
+        s["top_ms"] = d.get("at", state.get("top_ms", 0))
         return s
 
     def _f_discarded(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
@@ -525,6 +740,7 @@ class ZwickerRules:
         s["discard"] = [*state["discard"], e["data"]["card"]["id"]]
         s["drawn"] = None
         s["phase"] = "done"
+        s["top_ms"] = e["data"].get("at", state.get("top_ms", 0))
         return s
 
     def _f_used(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
@@ -533,7 +749,10 @@ class ZwickerRules:
         s["discard"] = [*state["discard"], d["card"]["id"]]
         s["drawn"] = None
         s["phase"] = "done"
+        s["top_ms"] = d.get("at", state.get("top_ms", 0))
         power = d["power"]
+        if "seen" in d:
+            self._add_look(state, s, e["seat"], d["target"], d["target_slot"], d["seen"]["id"], d.get("until_ms"))
         if power == "blind_swap":
             self._swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
         elif power == "king":
@@ -576,6 +795,7 @@ class ZwickerRules:
         s["slots"] = slots
         s["discard"] = discard
         s["last_snap"] = {"seat": seat, "top": discard[-1], "at": d["at"]}
+        s["top_ms"] = d["at"]
         return s
 
     def _f_snap_wrong(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
@@ -617,6 +837,8 @@ class ZwickerRules:
         return s
 
     def _f_timer(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        if e["data"]["id"].startswith(("race:", "look-")):
+            return state  # the race and the looks keep their own times; `timer` is the turn's
         s = dict(state)
         s["timer"] = {"id": e["data"]["id"], "due": e["data"]["due_ms"]}
         return s
@@ -662,6 +884,11 @@ class ZwickerRules:
             king_look = {"target": king["target"], "target_slot": king["target_slot"], "card": card(king["card"])}
         timer = state["timer"]
         phase = state["phase"]
+        looks = []
+        if me is not None:
+            for lk in (state.get("looks") or [[]] * n)[me]:
+                looks.append({"target": lk["target"], "slot": lk["slot"], "card": card(lk["card"]), "until_ms": lk["until_ms"]})
+        race = state.get("race")
         return {
             "seat": me,
             "seat_count": n,
@@ -683,6 +910,10 @@ class ZwickerRules:
             "revealed": state["revealed"],
             "outcome": state["outcome"],
             "finished": state["outcome"] is not None,
+            "looks": looks,
+            "race": None
+            if race is None
+            else {"id": race["id"], "opened_ms": race["opened_ms"], "claims": [dict(c) for c in race["claims"]]},
         }
 
     def view_all(self, state: dict[str, Any]) -> dict[str, Any]:

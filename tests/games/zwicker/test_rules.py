@@ -17,7 +17,7 @@ import pytest
 from games.engine import RuleError, fold_all
 from games.testing import visible_ids
 from games.zwicker.rules import RANKS, RULES, SUITS, VALUE_OF, compute_outcome
-from tests.games.zwicker.zwicker_helpers import act, c, cid, grid, kinds, refused, table
+from tests.games.zwicker.zwicker_helpers import act, c, cid, grid, kinds, moves, refused, table
 
 G2 = [["5h", "9s", "Ah", "3d"], ["Jc", "4c", "8h", "Kd"]]
 
@@ -62,8 +62,19 @@ def test_peeks_and_deal_are_secret() -> None:
     assert visible_ids(RULES.redact(peek, 1)) == set()
     assert visible_ids(RULES.redact(peek, None)) == set()
     state = fold_all(RULES, events)
-    for seat in (None, 0, 1):  # views never list remembered cards
-        assert visible_ids(RULES.view(state, seat)) == {d["data"]["discard"]["id"]}
+    top = d["data"]["discard"]["id"]
+    assert visible_ids(RULES.view(state, None)) == {top}
+    for seat in (0, 1):  # a seat's view lists its own looks while they last, nobody else's
+        near = {x["id"] for x in d["data"]["slots"][seat][2:]}
+        view = RULES.view(state, seat)
+        assert visible_ids(view) == {top} | near
+        assert [(lk["target"], lk["slot"], lk["until_ms"]) for lk in view["looks"]] == [(seat, 2, 5000), (seat, 3, 5000)]
+    timer = next(e for e in events if e["kind"] == "timer" and e["data"]["id"].startswith("look-"))
+    assert timer["data"]["due_ms"] == 5000
+    state, ev = act(state, None, {"kind": "timer", "id": timer["data"]["id"]}, now=5000)
+    assert kinds(ev) == ["looks_ended"]
+    for seat in (None, 0, 1):  # then views never list remembered cards
+        assert visible_ids(RULES.view(state, seat)) == {top} and RULES.view(state, seat)["looks"] == []
 
 
 @pytest.mark.parametrize("seats", [0, 1, 7, "3", None, True])
@@ -216,13 +227,18 @@ def _drawn(card: str, grids: list[list[str]] = G2, **options: Any) -> dict[str, 
 def test_seven_eight_look_at_own_card(power_card: str) -> None:
     s = _drawn(power_card)
     s, ev = act(s, 0, {"kind": "use", "slot": 1})
-    assert kinds(ev) == ["used", "turn", "timer"]
+    assert kinds(ev) == ["used", "timer", "turn", "timer"]
     used = ev[0]
     assert used["data"]["power"] == "look_own" and used["data"]["seen"] == c("9s")
     assert visible_ids(RULES.redact(used, 0)) == {cid(power_card), cid("9s")}
     assert visible_ids(RULES.redact(used, 1)) == {cid(power_card)}
     assert visible_ids(RULES.redact(used, None)) == {cid(power_card)}
     assert s["discard"][-1] == cid(power_card)
+    assert visible_ids(RULES.view(s, 0)) == {cid(power_card), cid("9s")}  # the look lasts peek_ms
+    assert visible_ids(RULES.view(s, 1)) == {cid(power_card)}
+    assert ev[1]["data"] == {"id": "look-5000", "due_ms": 5000}
+    s, ev = act(s, None, {"kind": "timer", "id": "look-5000"}, now=5003)
+    assert kinds(ev) == ["looks_ended"]
     assert visible_ids(RULES.view(s, 0)) == {cid(power_card)}  # seen once, not listed again
     refused(_drawn(power_card), 0, {"kind": "use", "target": 1}, "bad_action")
 
@@ -251,7 +267,7 @@ def test_jack_queen_blind_swap_shows_nobody_anything(power_card: str) -> None:
 def test_black_king_look_then_swap() -> None:
     s = _drawn("Ks")
     s, ev = act(s, 0, {"kind": "use", "target": 1, "target_slot": 1})
-    assert kinds(ev) == ["used"] and s["phase"] == "king"
+    assert kinds(ev) == ["used", "timer"] and s["phase"] == "king"
     assert visible_ids(RULES.redact(ev[0], 0)) == {cid("Ks"), cid("4c")}
     assert visible_ids(RULES.redact(ev[0], 1)) == {cid("Ks")}
     assert RULES.view(s, 0)["king_look"] == {"target": 1, "target_slot": 1, "card": c("4c")}
@@ -275,7 +291,7 @@ def test_king_swap_needs_the_looked_at_card_still_there() -> None:
     s = _drawn("Kc")
     s, _ = act(s, 0, {"kind": "use", "target": 1, "target_slot": 3})  # looks at the Kd
     s, ev = act(s, 1, {"kind": "snap", "slots": [3]})  # any King matches the Kc now on top
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
     refused(s, 0, {"kind": "swap", "slot": 0}, "empty_slot")
     s, ev = act(s, 0, {"kind": "keep"})
     assert kinds(ev)[0] == "kept"
@@ -301,9 +317,9 @@ def test_powers_refuse_empty_slots() -> None:
 def test_snap_out_of_turn_matching_card() -> None:
     s = table(G2, discard="4d")
     s, ev = act(s, 1, {"kind": "snap", "slots": [1]}, now=300)
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
     assert grid(s, 1)[1] is None and s["discard"][-1] == cid("4c")
-    assert visible_ids(RULES.redact(ev[0], None)) == {cid("4c")}
+    assert visible_ids(RULES.redact(ev[-1], None)) == {cid("4c")}
     assert RULES.view(s, None)["seats"][1]["slots"][1] == {"slot": 1, "filled": False}
     assert s["turn"] == 0  # a snap is not a turn
 
@@ -311,7 +327,7 @@ def test_snap_out_of_turn_matching_card() -> None:
 def test_snap_several_cards_at_once_last_named_on_top() -> None:
     s = table([["5h", "5s", "Ah", "5c"], ["Jc", "4c", "8h", "Kd"]], discard="5d")
     s, ev = act(s, 0, {"kind": "snap", "slots": [3, 0, 1]})
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
     assert grid(s, 0) == [None, None, cid("Ah"), None]
     assert s["discard"][-3:] == [cid("5c"), cid("5h"), cid("5s")]
 
@@ -322,7 +338,7 @@ def test_same_rank_not_same_value() -> None:
     assert kinds(ev) == ["snap_wrong"]
     s = table(G2, discard="Kh")
     s, ev = act(s, 1, {"kind": "snap", "slots": [3]})  # any King matches any King
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
 
 
 def test_wrong_snap_shows_cards_and_costs_a_hidden_penalty_card() -> None:
@@ -352,19 +368,19 @@ def test_slowest_snap_is_taken_back_inside_the_window() -> None:
     s = table([["4h", "9s", "Ah", "3d"], ["Jc", "4c", "8h", "Kd"], ["4s", "6c", "6h", "2s"]], discard="4d")
     s, _ = act(s, 1, {"kind": "snap", "slots": [1]}, now=1000)
     s, ev = act(s, 2, {"kind": "snap", "slots": [0]}, now=1999)
-    assert kinds(ev) == ["snap_taken_back"]
+    assert moves(ev) == ["snap_taken_back"]
     assert ev[0]["data"]["cards"] == [c("4s")] and ev[0]["data"]["first"] == 1
     assert grid(s, 2)[0] == cid("4s") and len(grid(s, 2)) == 4  # no penalty
     assert visible_ids(RULES.redact(ev[0], None)) == {cid("4s")}
     s, ev = act(s, 0, {"kind": "snap", "slots": [0]}, now=2000)  # window over: it lands
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
 
 
 def test_own_second_snap_is_not_taken_back() -> None:
     s = table([["4h", "4s", "Ah", "3d"], ["Jc", "4c", "8h", "Kd"]], discard="4d")
     s, _ = act(s, 0, {"kind": "snap", "slots": [0]}, now=100)
     s, ev = act(s, 0, {"kind": "snap", "slots": [1]}, now=200)
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
 
 
 def test_wrong_snap_inside_the_window_is_still_wrong() -> None:
@@ -378,7 +394,7 @@ def test_window_zero_never_takes_back() -> None:
     s = table([["4h", "9s", "Ah", "3d"], ["Jc", "4c", "8h", "Kd"]], discard="4d", snap_window_ms=0)
     s, _ = act(s, 1, {"kind": "snap", "slots": [1]}, now=100)
     s, ev = act(s, 0, {"kind": "snap", "slots": [0]}, now=100)
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
 
 
 def test_window_only_for_the_same_top_discard() -> None:
@@ -387,25 +403,25 @@ def test_window_only_for_the_same_top_discard() -> None:
     s, _ = act(s, 0, {"kind": "draw"}, now=150)
     s, _ = act(s, 0, {"kind": "discard"}, now=200)  # a new 4 on top
     s, ev = act(s, 0, {"kind": "snap", "slots": [0]}, now=260)
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
 
 
 def test_snap_while_another_player_holds_a_drawn_card() -> None:
     s = table(G2, discard="4d", draw=["7c"])
     s, _ = act(s, 0, {"kind": "draw"})
     s, ev = act(s, 1, {"kind": "snap", "slots": [1]})
-    assert kinds(ev) == ["snapped"] and s["drawn"] == cid("7c") and s["phase"] == "drawn"
+    assert moves(ev) == ["snapped"] and s["drawn"] == cid("7c") and s["phase"] == "drawn"
     s, _ = act(s, 0, {"kind": "use", "slot": 0})
 
 
 def test_snap_last_cards_then_call_with_none() -> None:
     s = table([["2h", "2s", "2c", "Ad"], ["Jc", "5c", "8h", "Kd"]], discard="2d", draw=["Ah"])
     s, ev = act(s, 0, {"kind": "snap", "slots": [0, 1, 2]})
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
     s, _ = act(s, 0, {"kind": "draw"})
     s, _ = act(s, 0, {"kind": "discard"})  # the Ace of hearts on top
     s, ev = act(s, 0, {"kind": "snap", "slots": [3]})
-    assert kinds(ev) == ["snapped"] and grid(s, 0) == [None] * 4
+    assert moves(ev) == ["snapped"] and grid(s, 0) == [None] * 4
     assert RULES.view(s, None)["seats"][0]["count"] == 0
     s, _ = act(s, 1, {"kind": "draw"})
     s, _ = act(s, 1, {"kind": "discard"})
@@ -589,9 +605,9 @@ def test_snap_in_the_final_round_and_by_the_caller() -> None:
     s = table([["Ac", "4d", "Kh", "Ad"], ["Jc", "4c", "8h", "Kd"]], discard="4h")
     s, _ = act(s, 0, {"kind": "zwicker"})
     s, ev = act(s, 0, {"kind": "snap", "slots": [1]})  # the caller may still snap
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
     s, ev = act(s, 1, {"kind": "snap", "slots": [1]}, now=5000)
-    assert kinds(ev) == ["snapped"]
+    assert moves(ev) == ["snapped"]
     s, _ = act(s, 1, {"kind": "draw"})
     s, ev = act(s, 1, {"kind": "discard"})
     assert s["revealed"]["totals"] == [2, 18]

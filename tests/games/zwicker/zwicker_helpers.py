@@ -87,6 +87,24 @@ def kinds(events: list[dict[str, Any]]) -> list[str]:
     return [e["kind"] for e in events]
 
 
+RACE_KINDS = ("race_claimed", "race_settled")
+
+
+def moves(events: list[dict[str, Any]]) -> list[str]:
+    """The kinds of a decide's events without the race bookkeeping around a snap.
+
+    A snap judged at once (no compensation) is always race_claimed,
+    race_settled, then its own events: the snap tests that are about what
+    lands check it in one place (test_races.py checks the race events).
+    """
+    out = kinds(events)
+    if out[:1] == ["race_claimed"]:
+        assert out[1:2] == ["race_settled"], out
+        return out[2:]
+    assert not any(k in RACE_KINDS for k in out), out
+    return out
+
+
 def refused(state: dict[str, Any], seat: int | None, action: Any, code: str) -> None:
     before = copy.deepcopy(state)
     with pytest.raises(RuleError) as err:
