@@ -16,6 +16,7 @@ from games import errors, selectors, services
 from games.table_options import TABLE_OPTIONS
 
 ZOMBIE = TABLE_OPTIONS["zombie_seconds"]
+LAG_CAP = TABLE_OPTIONS["lag_cap_ms"]
 
 
 class PlatformApi(APIView):
@@ -40,6 +41,7 @@ class TableSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.DictField())
     match = serializers.IntegerField(allow_null=True)
     zombie_seconds = serializers.IntegerField(help_text=ZOMBIE.help + " (an extension of PROTOCOL.md)")
+    lag_cap_ms = serializers.IntegerField(help_text=LAG_CAP.help + " (PROTOCOL.md \"Fair races\")")
 
 
 class TableCreateIn(serializers.Serializer):
@@ -53,6 +55,11 @@ class TableCreateIn(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text=f"{ZOMBIE.help}: {ZOMBIE.minimum} to {ZOMBIE.maximum}, default {ZOMBIE.default}",
+    )
+    lag_cap_ms = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=f"{LAG_CAP.help}: {LAG_CAP.minimum} to {LAG_CAP.maximum}, default {LAG_CAP.default}",
     )
 
 

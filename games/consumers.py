@@ -8,6 +8,7 @@ processes can overtake each other) is filled from the database.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -17,11 +18,13 @@ from typing import Any
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import timezone
 
 from config import wire
-from games import error_texts, errors, heartbeat, selectors, services
+from games import error_texts, errors, heartbeat, selectors, services, tasks
 from games.broadcast import LOBBY_GROUP, table_group
 from games.deals import deal_played_elsewhere
+from games.latency import RttEstimator
 from games.models import Match, Table
 from games.registry import get_rules
 
@@ -36,6 +39,17 @@ database_sync_to_async = functools.partial(
 )
 
 SYNC_LIMIT = 500
+
+# Fair races: the socket's round trip is measured with pings right after the hello, a few quickly so a
+# race early in the match is already judged on an estimate, then every WS_PING_SECONDS (0: no pings).
+PING_WARMUP = 3
+PING_WARMUP_GAP_S = 0.3
+RACE_TIMER_PREFIX = "race:"
+_background: set[asyncio.Task[None]] = set()  # fast-path settlements and round-trip writes in flight (kept from the garbage collector)
+
+
+def ping_seconds() -> float:
+    return float(getattr(settings, "WS_PING_SECONDS", 2.0))
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -55,6 +69,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = float(settings.WS_MAX_ACTIONS_PER_SECOND)
         self.bucket_at = time.monotonic()
         self.present_as: int | None = None  # the user this socket makes present at the table
+        self.rtt = RttEstimator()
+        self.pinger: asyncio.Task[None] | None = None
+        self.match_started_at: Any = None
         hello = await self._hello()
         if hello is None:
             await self.close(code=4404)
@@ -64,6 +81,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._present()
         await self.accept()
         await self.send_json(hello)
+        if ping_seconds() > 0:
+            self.pinger = asyncio.get_running_loop().create_task(self._pinging(), name="table-socket-ping")
 
     async def _present(self) -> None:
         """Count this socket for its user, before the hello (whoever holds a hello is present).
@@ -81,6 +100,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.warning("opening a socket of table %s was not written", self.table_id, exc_info=True)
 
     async def disconnect(self, code: int) -> None:
+        if self.pinger is not None:
+            self.pinger.cancel()
+            self.pinger = None
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if self.present_as is not None:
             heartbeat.closed(self.channel_name)
@@ -117,6 +139,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         match = Match.objects.filter(pk=table.current_match_id).first() if table.current_match_id else None
         if match is not None:
             self.match_id = match.pk
+            self.match_started_at = match.started_at
             self.last_seq = match.seq
             payload["seq"] = match.seq
             self.blind = self.seat is None and deal_played_elsewhere(match=match)
@@ -207,6 +230,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.answering = None  # the id of the action being handled, so a server error names it
+        self.received_at = time.monotonic()  # before anything else: a pong is timed from here
         try:
             await self._receive(text_data, bytes_data)
         except Exception:  # noqa: BLE001 - a consumer never dies of a message
@@ -224,6 +248,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         kind = message["type"]
         self.answering = message.get("id")
+        if kind == "pong" and self._pong(message):
+            return  # the answer to one of our own pings costs the client nothing of its message budget
         if not self._take_token():
             await self.error("rate_limited", "too many messages; slow down", self.answering)
             return
@@ -235,8 +261,71 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._chat(message)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
+        elif kind == "pong":
+            n = message.get("n")
+            if isinstance(n, bool) or not isinstance(n, int):
+                await self.error("bad_message", "`n` must be the number of the ping answered")
+            # Otherwise a pong of no ping this socket awaits (forged, repeated, too late): ignored.
         else:
             await self.error("bad_message", f"unknown message type {kind!r}")
+
+    # --- round trips (Fair races) ------------------------------------------------
+
+    async def _pinging(self) -> None:
+        """Ping now, a few times quickly, then every WS_PING_SECONDS, while the socket is open."""
+        sent = 0
+        try:
+            while True:
+                await self.send_json(self.rtt.ping(time.monotonic()))
+                sent += 1
+                await asyncio.sleep(PING_WARMUP_GAP_S if sent < PING_WARMUP else ping_seconds())
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - a socket closing under the ping; races then judge on the last estimate
+            log.debug("pinging a socket of table %s stopped", self.table_id, exc_info=True)
+
+    def _pong(self, message: dict[str, Any]) -> bool:
+        """Count a pong that answers one of this socket's pings; False for any other (not a sample)."""
+        sample = self.rtt.pong(message.get("n"), self.received_at)
+        if sample is None:
+            return False
+        stored = self.rtt.worth_storing()
+        if stored is not None and self.present_as is not None:
+            self.rtt.stored_ms = stored
+            task = asyncio.get_running_loop().create_task(self._store_rtt(stored))
+            _background.add(task)
+            task.add_done_callback(_background.discard)
+        return True
+
+    async def _store_rtt(self, rtt_ms: int) -> None:
+        """Write the estimate where every web process reads it (table payload, other seats' races)."""
+        try:
+            changed = await database_sync_to_async(services.presence_rtt_set)(channel_name=self.channel_name, rtt_ms=rtt_ms)
+        except Exception:  # noqa: BLE001 - the next change is written again
+            self.rtt.stored_ms = None
+            log.warning("the round trip of a socket of table %s was not written", self.table_id, exc_info=True)
+            return
+        if changed:
+            self.rtt.stored_ms = rtt_ms
+
+    def _race_settle_soon(self, events: list[dict[str, Any]]) -> None:
+        """Fire the settlement timer of a race this socket's claim opened or joined, from this process.
+
+        The timer path (Celery, a broker round trip and a worker poll) may be slower than
+        the race window itself, and the result is due the moment the window closes. The
+        Celery task stays the backstop: both submit the action id `timer:<id>`, so whichever
+        comes second is answered as a duplicate and applies nothing.
+        """
+        if self.match_id is None or self.match_started_at is None:
+            return
+        for e in events:
+            timer_id = e.get("data", {}).get("id") if e.get("kind") == "timer" else None
+            if isinstance(timer_id, str) and timer_id.startswith(RACE_TIMER_PREFIX):
+                task = asyncio.get_running_loop().create_task(
+                    _fire_race_timer(self.match_id, self.match_started_at, timer_id, int(e["data"]["due_ms"]))
+                )
+                _background.add(task)
+                task.add_done_callback(_background.discard)
 
     def _take_token(self) -> bool:
         now = time.monotonic()
@@ -267,12 +356,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             result = await database_sync_to_async(services.action_submit)(
-                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id
+                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms
             )
         except errors.PlatformError as e:
             extra = {"rule_code": e.rule_code} if e.rule_code else {}
             await self.error(e.code, e.message, action_id, **extra)
             return
+        if result.events:
+            self._race_settle_soon(result.events)
         if result.seq > self.last_seq:
             # Deliver our own events before the ack, even if the group message is late:
             # straight from the result when they follow on, else from the database.
@@ -314,6 +405,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=text)
         except errors.PlatformError as e:
             await self.error(e.code, e.message)
+
+
+async def _fire_race_timer(match_id: int, started_at: Any, timer_id: str, due_ms: int) -> None:
+    """Submit `{"kind": "timer", "id": timer_id}` once match time reaches `due_ms` (never before: a timer
+    fired early would spend its action id on nothing and leave the race to the backstop)."""
+    try:
+        while True:
+            wait_ms = due_ms - (timezone.now() - started_at).total_seconds() * 1000
+            if wait_ms <= 0:
+                break
+            await asyncio.sleep(wait_ms / 1000 + 0.0005)
+        await database_sync_to_async(tasks.fire_timer)(match_id, timer_id)
+    except Exception:  # noqa: BLE001 - Celery's copy of the timer settles the race then
+        log.warning("race timer %s of match %s not fired here", timer_id, match_id, exc_info=True)
 
 
 class ReadOnlyConsumer(AsyncWebsocketConsumer):

@@ -29,6 +29,9 @@ class Table(models.Model):
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     dealer = models.SmallIntegerField(default=-1)  # -1: the last seat; moves one seat left per rematch
     zombie_seconds = models.PositiveIntegerField(default=45)
+    # Fair races: a race claim is judged at arrival minus the sender's round trip, counted up to this
+    # (games/table_options.py; 0 judges on arrival).
+    lag_cap_ms = models.PositiveIntegerField(default=200)
     current_match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -211,6 +214,9 @@ class TableConnection(models.Model):
     channel_name = models.CharField(max_length=255, unique=True)
     process_id = models.UUIDField(db_index=True)
     opened_at = models.DateTimeField()
+    # The socket's round trip as the server measures it (games/latency.py), written only when it moves
+    # noticeably: what the table payload shows and what a race waits for a seat that has not claimed yet.
+    rtt_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["table", "user"], name="connection_table_user")]

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, Max, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -35,9 +35,11 @@ def game_list() -> list[dict[str, Any]]:
 def table_payload(table: Table) -> dict[str, Any]:
     seats = list(table.seat_set.select_related("user").all()) if not hasattr(table, "_seats") else table._seats
     if hasattr(table, "alive_connections"):  # prefetched by table_list
-        present = {c.user_id for c in table.alive_connections}
+        links = [(c.user_id, c.rtt_ms) for c in table.alive_connections]
     else:
-        present = present_user_ids(table_id=table.pk)
+        links = list(alive_connections().filter(table_id=table.pk).values_list("user_id", "rtt_ms"))
+    present = {u for u, _ in links}
+    rtts = _round_trips_by_user(links)
     return {
         "id": table.pk,
         "game": table.game,
@@ -47,14 +49,58 @@ def table_payload(table: Table) -> dict[str, Any]:
         "status": table.status,
         "host": table.host.username,
         "players": [
-            {"seat": s.seat, "username": s.user.username, "bot": s.is_bot, "level": s.bot_level or None, "zombie": s.zombie, "connected": s.is_bot or s.user_id in present}
+            {
+                "seat": s.seat, "username": s.user.username, "bot": s.is_bot, "level": s.bot_level or None, "zombie": s.zombie,
+                "connected": s.is_bot or s.user_id in present,
+                # Fair races: the round trip the server measured (ms); 0 for a bot, null before a first pong.
+                "rtt_ms": 0 if s.is_bot else rtts.get(s.user_id),
+            }
             for s in seats
         ],
         "match": table.current_match_id,
         "dealer": table.dealer,
         "zombie_seconds": table.zombie_seconds,  # an extension (PROTOCOL.md: extending is fine)
+        "lag_cap_ms": table.lag_cap_ms,  # Fair races: how much of a round trip a race compensates
         "series": series_status(table) if table.options.get("series") else None,
     }
+
+
+def _round_trips_by_user(links: list[tuple[int, int | None]]) -> dict[int, int]:
+    """Per user, the longest measured round trip of their live sockets (a second, slower tab counts)."""
+    out: dict[int, int] = {}
+    for user_id, rtt in links:
+        if rtt is not None:
+            out[user_id] = max(rtt, out.get(user_id, 0))
+    return out
+
+
+def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int]]:
+    """The table's `lag_cap_ms`, and the round trip of each seat a race must wait for, in one query.
+
+    A human seat counts with the longest round trip of its player's live
+    sockets (a claim from the slower one could still arrive); a bot seat, a
+    zombie seat (its bot acts) and a seat without a live socket or without a
+    measured round trip do not appear (0).
+    """
+    longest = (
+        alive_connections()
+        .filter(table_id=OuterRef("table_id"), user_id=OuterRef("user_id"))
+        .order_by()
+        .values("user_id")
+        .annotate(longest=Max("rtt_ms"))
+        .values("longest")[:1]
+    )
+    rows = (
+        Seat.objects.filter(table_id=table_id)
+        .annotate(rtt=Subquery(longest))
+        .values_list("table__lag_cap_ms", "seat", "bot_level", "zombie", "rtt")
+    )
+    cap, out = 0, {}
+    for lag_cap, seat, bot, zombie, rtt in rows:
+        cap = lag_cap
+        if seat is not None and not bot and not zombie and rtt is not None:
+            out[seat] = rtt
+    return cap, out
 
 
 SERIES_WINS = 2
@@ -124,7 +170,7 @@ def table_get(*, table_id: int) -> Table:
 
 def table_list(*, status: str | None = None, game: str | None = None) -> QuerySet[Table]:
     qs = Table.objects.select_related("host").prefetch_related(
-        "seat_set__user", Prefetch("connections", queryset=alive_connections().only("table_id", "user_id"), to_attr="alive_connections")
+        "seat_set__user", Prefetch("connections", queryset=alive_connections().only("table_id", "user_id", "rtt_ms"), to_attr="alive_connections")
     )
     if status:
         qs = qs.filter(status=status)

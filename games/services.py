@@ -25,7 +25,8 @@ from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from config import wire
 from games import action_sql, broadcast, errors, selectors
-from games.engine import BOT_LEVELS, RuleError, resolve_options
+from games.engine import BOT_LEVELS, RuleError, Timing, resolve_options
+from games.latency import compensation_ms
 from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table, TableConnection, WebProcess
 from games.registry import get_rules, public_slugs
 from games.scheduling import schedule
@@ -73,6 +74,7 @@ def table_create(
     sit: bool = True,
     capped: bool = True,
     zombie_seconds: int | None = None,
+    lag_cap_ms: int | None = None,
 ) -> Table:
     """A new open table; the host sits at seat 0 unless `sit` is false (a table of bots to watch).
 
@@ -80,7 +82,7 @@ def table_create(
     unbounded, one account fills the lobby with tables nobody can tell from real ones. Tables the
     platform organises (`table_create_for`, `capped=False`) start at once and are not a person's.
     `zombie_seconds` (games/table_options.py; None: the default) is how long a player may be away
-    before a bot plays for them.
+    before a bot plays for them; `lag_cap_ms` how much of a player's round trip a race compensates.
     """
     rules = _rules_or_400(game)
     if isinstance(seats, bool) or not isinstance(seats, int) or not rules.min_seats <= seats <= rules.max_seats:
@@ -95,12 +97,13 @@ def table_create(
         rules.setup(seats, options, random.Random(0))
     except RuleError as e:
         raise errors.bad_request(e.message, e.code) from None
-    own = table_options_resolve({"zombie_seconds": zombie_seconds})
+    own = table_options_resolve({"zombie_seconds": zombie_seconds, "lag_cap_ms": lag_cap_ms})
     with transaction.atomic():
         if capped:
             _open_tables_cap(host)
         table = Table.objects.create(
-            game=game, seats=seats, options=options, ranked=bool(ranked), host=host, zombie_seconds=own["zombie_seconds"]
+            game=game, seats=seats, options=options, ranked=bool(ranked), host=host, zombie_seconds=own["zombie_seconds"],
+            lag_cap_ms=own["lag_cap_ms"],
         )
         if sit:
             Seat.objects.create(table=table, seat=0, user=host)
@@ -269,6 +272,9 @@ def _match_options(table: Table, rules: Any, seats: list[Seat]) -> dict[str, Any
         options["beginners"] = [
             s.seat for s in seats if not s.is_bot and wins_count(user=s.user, game=table.game) < 2
         ]
+    if table.ranked:  # beginner help that plays part of the game (ZIGZAG's hand_hint) is off in ranked play
+        for name in getattr(rules, "unranked_off", ()):
+            options[name] = False
     return options
 
 
@@ -369,13 +375,23 @@ def _check_action_shape(action: Any, action_id: Any) -> None:
 
 
 def action_submit(
-    *, match_id: int, seat: int | None, action: dict[str, Any], action_id: str | None = None, by_bot: bool = False
+    *,
+    match_id: int,
+    seat: int | None,
+    action: dict[str, Any],
+    action_id: str | None = None,
+    by_bot: bool = False,
+    rtt_ms: int | None = None,
 ) -> SubmitResult:
     """Apply one action in one transaction; raises PlatformError when nothing was applied.
 
     `seat` None is the system (timers). The row lock makes commit order the
     authoritative order of actions. `by_bot`: the bot playing the seat acts
     (games.bot_act); the seat's own player may not act once withdrawn.
+    `rtt_ms`: the acting socket's round trip as the server measured it
+    (games.latency; the consumer passes it). Only for an action kind in
+    `rules.races` is a `Timing` computed (`race_timing`) and handed to decide;
+    every other action is decided exactly as before.
     """
     _check_action_shape(action, action_id)
     if seat is None and action.get("kind") != "timer":
@@ -393,8 +409,13 @@ def action_submit(
             raise errors.PlatformError("match_over", "the match is over", 409)
         rules = get_rules(match.game)
         now = now_ms(match)
+        rng = random.Random(secrets.randbits(64))
         try:
-            new_events = rules.decide(match.state, seat, action, now, random.Random(secrets.randbits(64)))
+            if seat is not None and action["kind"] in getattr(rules, "races", ()):
+                timing = race_timing(match=match, seat=seat, now=now, rtt_ms=None if by_bot else rtt_ms)
+                new_events = rules.decide(match.state, seat, action, now, rng, timing=timing)
+            else:
+                new_events = rules.decide(match.state, seat, action, now, rng)
         except RuleError as e:
             raise errors.PlatformError("rule", e.message, 400, rule_code=e.code) from None
         state = match.state
@@ -434,6 +455,25 @@ def action_submit(
                 robust=True,  # the action is committed: a failing broker must not turn its ack into an error
             )
     return result
+
+
+def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None) -> Timing:
+    """How a race claim of `seat` arriving at match time `now` is timed (PROTOCOL.md "Fair races").
+
+    Judged at arrival minus the acting socket's own round trip (`rtt_ms`, None
+    for a bot or before the first pong: 0), each seat's compensation capped at
+    the table's `lag_cap_ms`. The other seats' figures (how long the race must
+    wait for a claim of theirs that could still be faster) are the stored
+    round trips of their live sockets: one query, made for race actions only.
+    Bots, zombie seats and seats without a live socket get 0, as does every
+    seat at a table with the cap at 0. No figure comes from the client.
+    """
+    lag_cap, round_trips = selectors.seat_round_trips(table_id=match.table_id) if match.table_id else (0, {})
+    comps = [compensation_ms(round_trips.get(s), lag_cap) for s in range(match.seats)]
+    own = compensation_ms(rtt_ms, lag_cap)
+    if 0 <= seat < len(comps):
+        comps[seat] = own
+    return Timing(arrival_ms=now, judged_ms=now - own, comp_ms=tuple(comps))
 
 
 def _match_finish(match: Match, outcome: dict[str, Any]) -> None:
@@ -546,6 +586,15 @@ def presence_close(*, table_id: int, user_id: int, channel_name: str) -> None:
         seat.save(update_fields=["seen_at"])
     if seat.table.status == Table.Status.PLAYING and not seat.zombie:
         schedule("games.zombie_check", (table_id,), seat.table.zombie_seconds)
+
+
+def presence_rtt_set(*, channel_name: str, rtt_ms: int) -> bool:
+    """Store a socket's measured round trip on its presence row (Fair races); False when it has no row (yet).
+
+    Written only when the estimate moved noticeably (games.latency), so a row is
+    written about once per connection, not once per ping.
+    """
+    return bool(TableConnection.objects.filter(channel_name=channel_name).update(rtt_ms=max(0, int(rtt_ms))))
 
 
 def web_process_beat(
@@ -686,6 +735,7 @@ def table_create_for(
     seed: str | None = None,
     start: bool = True,
     zombie_seconds: int | None = None,
+    lag_cap_ms: int | None = None,
 ) -> Table:
     """A table whose seats are given: `(user, "")` for a person, `(None, level)` for a bot.
 
@@ -694,7 +744,7 @@ def table_create_for(
     """
     table = table_create(
         host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False, capped=False,
-        zombie_seconds=zombie_seconds,
+        zombie_seconds=zombie_seconds, lag_cap_ms=lag_cap_ms,
     )
     with transaction.atomic():
         for number, (person, level) in enumerate(players):

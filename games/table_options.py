@@ -29,6 +29,17 @@ TABLE_OPTIONS: dict[str, Option] = {
         minimum=10,
         maximum=600,
     ),
+    # Fair races (PROTOCOL.md): a race claim is judged at arrival minus the sender's measured round trip,
+    # counted up to this. 0 judges on arrival (today's first-come). At most 500 ms: every race waits up to
+    # the cap for slower lines before its result shows, and past half a second the wait is felt by
+    # everyone at the table while a line that slow is no longer one a speed game can be fair on.
+    "lag_cap_ms": Option(
+        "int",
+        getattr(settings, "LAG_CAP_MS_DEFAULT", 200),
+        "Milliseconds of a player's measured round trip a race compensates (0: first to arrive wins)",
+        minimum=0,
+        maximum=500,
+    ),
 }
 
 

@@ -24,7 +24,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"games": games_with_option_texts(games=selectors.game_list()), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"]},
+        {"games": games_with_option_texts(games=selectors.game_list()), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"],
+         "lag_cap": TABLE_OPTIONS["lag_cap_ms"]},
     )
 
 

@@ -56,6 +56,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _platform(settings: Any) -> Iterator[None]:
     settings.PLATFORM_SCHEDULER = "manual"
+    # No round-trip pings unless a test asks (tests/games/test_latency.py): most socket tests read a fixed order.
+    settings.WS_PING_SECONDS = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # With REDIS_URL set the consumer tests run on the real Redis channel layer.
     registry.register(tinygame.RULES, tinygame.BOT)

@@ -107,6 +107,7 @@ if (form) {
         seats: parseInt(document.getElementById("create-seats").value, 10),
         ranked: document.getElementById("create-ranked").checked,
         zombie_seconds: parseInt(document.getElementById("create-zombie-seconds").value, 10),
+        lag_cap_ms: parseInt(document.getElementById("create-lag-cap-ms").value, 10),
         options: readOptions(),
       });
       location.href = `/tables/${table.id}/`;

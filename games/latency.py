@@ -1,0 +1,113 @@
+"""Round trips measured by the server itself (PROTOCOL.md "Fair races").
+
+A race is judged at arrival minus the sender's round trip, so the round trip
+must be the server's own figure: the table socket sends `{"type": "ping",
+"n": N}` and times the `{"type": "pong", "n": N}` that comes back. Nothing the
+client says about time is believed; the client only echoes a number the server
+chose, and only a number it is still waiting for counts, once.
+
+One sample is noisy (a pong may wait behind a message the consumer is
+handling, a mobile radio wakes up), so the estimate is the median of the last
+few samples after dropping those far above the others. The median of five
+already ignores two bad samples; the outlier cut keeps a burst of slow ones
+from dragging it up as well.
+
+Pure: no Django, no clock of its own (times are passed in, in seconds of a
+monotonic clock), so it is tested without sockets.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import deque
+from dataclasses import dataclass, field
+
+KEEP = 5  # samples the estimate is made of
+MAX_OUTSTANDING = 8  # pings awaiting a pong; older ones are forgotten (their pongs then count for nothing)
+MAX_RTT_S = 10.0  # a longer round trip is no sample: the socket was stuck, not slow
+OUTLIER_FACTOR = 2.0  # a sample above FACTOR x the median of the others, plus the slack, is dropped
+OUTLIER_SLACK_MS = 20.0
+CHANGE_MS = 3  # an estimate that moved less than this, or less than CHANGE_RATIO of itself, is not worth a write
+CHANGE_RATIO = 0.05
+
+
+def robust_median(samples: list[float]) -> float | None:
+    """The median of the samples not far above the others (None without samples).
+
+    Each sample is compared with the median of all of them: one above
+    OUTLIER_FACTOR x that median + OUTLIER_SLACK_MS is dropped. Only slow
+    samples are outliers: a round trip cannot be shorter than the line is.
+    """
+    if not samples:
+        return None
+    mid = statistics.median(samples)
+    kept = [s for s in samples if s <= OUTLIER_FACTOR * mid + OUTLIER_SLACK_MS]
+    return statistics.median(kept or samples)
+
+
+@dataclass
+class RttEstimator:
+    """The round trip of one socket: pings sent, pongs matched, the estimate in ms."""
+
+    keep: int = KEEP
+    next_n: int = 1
+    outstanding: dict[int, float] = field(default_factory=dict)  # n -> when its ping was sent
+    samples: deque[float] = field(default_factory=deque)
+    stored_ms: int | None = None  # the estimate last written where other processes read it
+
+    def ping(self, now_s: float) -> dict[str, int | str]:
+        """The next ping to send, remembered as sent at `now_s`."""
+        n = self.next_n
+        self.next_n += 1
+        self.outstanding[n] = now_s
+        while len(self.outstanding) > MAX_OUTSTANDING:
+            self.outstanding.pop(min(self.outstanding))
+        return {"type": "ping", "n": n}
+
+    def pong(self, n: object, now_s: float) -> float | None:
+        """Match a pong; returns the sample in ms, or None when it counts for nothing.
+
+        Nothing counts but an int this socket's own ping carried and that has
+        not been answered yet: a forged, repeated or very late pong changes nothing.
+        """
+        if isinstance(n, bool) or not isinstance(n, int):
+            return None
+        sent = self.outstanding.pop(n, None)
+        if sent is None:
+            return None
+        rtt_s = now_s - sent
+        if not 0 <= rtt_s <= MAX_RTT_S:
+            return None
+        sample = rtt_s * 1000
+        self.samples.append(sample)
+        while len(self.samples) > self.keep:
+            self.samples.popleft()
+        return sample
+
+    @property
+    def estimate_ms(self) -> int | None:
+        """The robust round trip in whole ms, or None before the first pong."""
+        value = robust_median(list(self.samples))
+        return None if value is None else int(round(value))
+
+    def worth_storing(self) -> int | None:
+        """The estimate, if it moved enough since the last one stored to be written again (else None).
+
+        Presence rows are read by every web process; a write per ping per socket
+        would be a write per player every two seconds for a figure that hardly moves.
+        """
+        value = self.estimate_ms
+        if value is None:
+            return None
+        if self.stored_ms is not None:
+            moved = abs(value - self.stored_ms)
+            if moved < CHANGE_MS or moved < CHANGE_RATIO * self.stored_ms:
+                return None
+        return value
+
+
+def compensation_ms(rtt_ms: int | None, lag_cap_ms: int) -> int:
+    """What a round trip is worth in a race: all of it up to the table's cap (0 unknown, 0 with the cap off)."""
+    if rtt_ms is None or lag_cap_ms <= 0:
+        return 0
+    return max(0, min(int(rtt_ms), int(lag_cap_ms)))
