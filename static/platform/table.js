@@ -1,6 +1,7 @@
 // The live table page: seats and host controls, chat, and the socket that feeds the game renderer.
 // The socket keeps `lastSeq`; a gap in seqs asks the server to `sync`; a lost socket reconnects and syncs.
 import { api, el, wsUrl } from "./api.js";
+import { createRacePanel } from "./races.js";
 
 const C = window.TABLE_CONFIG;
 const T = C.i18n;
@@ -52,6 +53,12 @@ function drawSeats() {
       if (p.username === table.host) item.append(" ", el("span", { class: "tag", text: T.host }));
       if (p.username === C.me && !p.bot) item.append(" ", el("span", { class: "tag you", text: T.you }));
       if (p.zombie) item.append(" ", el("span", { class: "tag warn", "data-testid": `zombie-${s}`, text: T.zombie }));
+      if (!p.bot && p.rtt_ms !== null && p.rtt_ms !== undefined) {
+        // The round trip the server measured: what a race of this player is compensated by (up to the table's cap).
+        item.append(" ", el("span", { class: "tag ping", "data-testid": `ping-${s}`,
+          title: window.gettext("Round trip to the server, measured by the server"),
+          text: window.interpolate(window.gettext("ping %(ms)s ms"), { ms: p.rtt_ms }, true) }));
+      }
     } else {
       item.append(el("span", { class: "empty", text: T.empty }));
       if (table.status === "open" && C.me && !mine) {
@@ -109,9 +116,18 @@ async function ensureRenderer() {
   renderer = createRenderer(root, { seat, lang, send: seat === null ? null : act, players: table.players });
 }
 
+// After the renderer drew: sounds, tab title and animations (feedback.js) listen, nothing here depends on them.
+function tableEvent(view, events) {
+  window.dispatchEvent(new CustomEvent("cardtable:update", { detail: { view, events, seat, game: C.game, root } }));
+}
+
+const racePanel = createRacePanel(root);
+let raceMatch = null;
+
 async function onMessage(msg) {
   switch (msg.type) {
     case "hello":
+      if (msg.match !== raceMatch) { racePanel.reset(); raceMatch = msg.match || null; }
       table = msg.table;
       seat = msg.seat;
       lastSeq = msg.seq;
@@ -120,6 +136,7 @@ async function onMessage(msg) {
       if (msg.view) {
         await ensureRenderer();
         renderer.update(msg.view, [], { now_ms: msg.now_ms }); // match time at connect, for countdowns
+        tableEvent(msg.view, []);
       }
       break;
     case "events": {
@@ -128,8 +145,12 @@ async function onMessage(msg) {
         return;
       }
       lastSeq = msg.seq;
+      racePanel.update(msg.events, table.players, seat);
       await ensureRenderer();
-      if (msg.view) renderer.update(msg.view, msg.events.filter((e) => e.kind));
+      if (msg.view) {
+        renderer.update(msg.view, msg.events.filter((e) => e.kind));
+        tableEvent(msg.view, msg.events.filter((e) => e.kind));
+      }
       break;
     }
     case "table":
@@ -158,7 +179,12 @@ function connect() {
   socket = new WebSocket(wsUrl(`/ws/tables/${C.tableId}/`));
   let queue = Promise.resolve();
   socket.onopen = () => { retry = 0; status.textContent = T.connected; status.dataset.state = "open"; };
-  socket.onmessage = (ev) => { queue = queue.then(() => onMessage(JSON.parse(ev.data))).catch((e) => console.error(e)); };
+  socket.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    // The server times its pings to judge races fairly: answer at once, not behind the drawing queue.
+    if (msg.type === "ping" && Number.isInteger(msg.n)) { send({ type: "pong", n: msg.n }); return; }
+    queue = queue.then(() => onMessage(msg)).catch((e) => console.error(e));
+  };
   socket.onclose = () => {
     status.textContent = T.reconnecting;
     status.dataset.state = "closed";

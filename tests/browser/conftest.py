@@ -89,3 +89,63 @@ def create_bot_table(page: Any, game: str, seats: int, level: str = "normal", op
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=table-status]:has-text('playing')")
     return table_id
+
+
+# ---- phones, screenshots and axe (shared by the phone and page tests) ---------------------------------------
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHOTS = os.path.join(ROOT, "test-results", "screenshots")
+AXE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vendor", "axe.min.js")  # axe-core 4.10.3, MPL-2.0
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+
+def new_page(browser: Any, server: Stack, **context: Any) -> Any:
+    """A page in its own context (phone: PHONE, desktop: DESKTOP); JavaScript errors are kept in `page.errors`."""
+    ctx = browser.new_context(base_url=server.url(), locale="en-GB", **context)
+    pg = ctx.new_page()
+    pg.set_default_timeout(15_000)
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    return pg
+
+
+@pytest.fixture
+def phone(browser: Any, server: Stack) -> Iterator[Any]:
+    """A phone: 390x844, touch, mobile viewport, no keyboard use in the tests that take it."""
+    pg = new_page(browser, server, **PHONE)
+    yield pg
+    pg.context.close()
+    assert not pg.errors, f"JavaScript errors on the page: {pg.errors}"
+
+
+def screenshot(page: Any, name: str) -> str:
+    """Save a full-page screenshot as a test artefact: test-results/screenshots/<name>-<w>x<h>.png."""
+    size = page.viewport_size
+    os.makedirs(SHOTS, exist_ok=True)
+    path = os.path.join(SHOTS, f"{name}-{size['width']}x{size['height']}.png")
+    page.screenshot(path=path, full_page=True)
+    return path
+
+
+def axe_violations(page: Any, impacts: tuple[str, ...] = ("critical", "serious")) -> list[str]:
+    """Run axe-core on the page; the violations of the given impacts, one line each (rule, impact, first targets)."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=AXE)
+    result = page.evaluate("async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations"
+                           ".map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))")
+    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in result if v["impact"] in impacts]
+
+
+def sideways(page: Any) -> tuple[int, int]:
+    """(document width, viewport width): a page that scrolls sideways has the first larger."""
+    return tuple(page.evaluate("() => [document.scrollingElement.scrollWidth, window.innerWidth]"))
+
+
+def first_screen_box(page: Any, selector: str) -> dict[str, float]:
+    """The element's box in page coordinates, and whether it lies wholly within the first screen (scrolled to the top)."""
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+          const top = r.top + window.scrollY;
+          return { top, bottom: top + r.height, height: r.height, width: r.width, inside: top >= 0 && top + r.height <= window.innerHeight }; }""",
+        selector,
+    )
