@@ -24,10 +24,10 @@ def test_sign_up_create_table_add_bots_start_and_watch_live(page: Any, server: S
     page.wait_for_selector("[data-testid=conn-status][data-state=open]")
     page.select_option("[data-testid=bot-level-1]", "hard")
     page.click("[data-testid=add-bot-1]")
-    page.wait_for_selector("[data-testid=seat-1]:has-text('bot-smackit-hard')")
+    page.wait_for_selector("[data-testid=seat-1]:has-text('-bot')")  # a bot's persona name
     assert page.locator("[data-testid=start]").is_disabled()  # one seat still empty
     page.click("[data-testid=add-bot-2]")
-    page.wait_for_selector("[data-testid=seat-2]:has-text('bot-smackit-normal')")
+    page.wait_for_selector("[data-testid=seat-2]:has-text('-bot')")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=table-status]:has-text('playing')")
     page.wait_for_selector("[data-testid=game-root] [data-testid=flip]")  # the game's renderer drew the table

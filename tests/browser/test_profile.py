@@ -17,7 +17,7 @@ from tests.integration.stack import Stack, api, register
 
 pytestmark = [pytest.mark.browser]
 
-BOT = "bot-zack-hard"
+BOT_LEVEL = "hard"  # the bot whose profile is read: found by its level at the table (its name is a persona)
 MATCHES = 3  # one ranked table of three bots, rematched: about 25 s per match
 
 
@@ -43,14 +43,15 @@ def _wait(what: str, check: Any, timeout: float = 180) -> Any:
 
 def test_profile_shows_rating_chart_and_figures_after_bot_matches(page: Any, server: Stack) -> None:
     base = server.url()
-    before = _zack(base, BOT) or {"played": 0, "rating": None}
-    rated_before = (before["rating"] or {}).get("rated_matches", 0)
     token = register(base, "stats-organiser")
     options = {"beginner_deck": True}  # the shortest ZACK! deck
     table = api(base, "POST", "/api/tables/", {"game": "zack", "seats": 3, "ranked": True, "sit": False, "options": options}, token)
     tid = table["id"]
     for level in ("easy", "normal", "hard"):
-        api(base, "POST", f"/api/tables/{tid}/bots/", {"level": level}, token)
+        table = api(base, "POST", f"/api/tables/{tid}/bots/", {"level": level}, token)
+    BOT = next(p["username"] for p in table["players"] if p["level"] == BOT_LEVEL)  # noqa: N806 - the test's one bot
+    before = _zack(base, BOT) or {"played": 0, "rating": None}
+    rated_before = (before["rating"] or {}).get("rated_matches", 0)
     api(base, "POST", f"/api/tables/{tid}/start/", None, token)
     for n in range(MATCHES):
         _wait(f"match {n + 1} to finish", lambda: api(base, "GET", f"/api/tables/{tid}/")["status"] == "finished")
@@ -71,7 +72,17 @@ def test_profile_shows_rating_chart_and_figures_after_bot_matches(page: Any, ser
     assert int(chart.get_attribute("data-points")) == len(stats["history"]) == rated_before + matches
     assert block.locator("[data-testid=rating-line]").count() == 1
     assert block.locator("[data-testid=rating-chart-zack] circle").count() == len(stats["history"])
-    assert block.locator("[data-testid=rating-zack]").inner_text() == f"{stats['rating']['display']:.1f}"
+    rating = stats["rating"]
+    assert block.locator("[data-testid=rating-zack]").inner_text() == f"{rating['friendly']:,}" + ("?" if rating["provisional"] else "")
+    assert block.locator("[data-testid=rating-band]").count() == 1
+    # the band surrounds the line: at every point the line lies between the band's edges
+    inside = page.evaluate("""() => { const svg = document.querySelector('[data-testid=rating-chart-zack] svg');
+      const line = svg.querySelector('[data-testid=rating-line]').points, band = svg.querySelector('[data-testid=rating-band]').points;
+      const n = line.numberOfItems; const ok = [];
+      for (let i = 0; i < n; i++) { const top = band.getItem(i).y, bottom = band.getItem(band.numberOfItems - 1 - i).y;
+        ok.push(top <= line.getItem(i).y && line.getItem(i).y <= bottom); }
+      return ok.every(Boolean); }""")
+    assert inside
     assert block.locator("[data-testid=provisional-zack]").is_visible()  # four matches are too few
     played = block.locator("[data-testid=figure-zack-played] td").nth(1).inner_text()
     assert played == str(stats["played"])

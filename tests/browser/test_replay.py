@@ -105,17 +105,23 @@ GENERIC_EVENTS = [
     {"seq": 7, "t_ms": 30, "kind": "finished", "seat": None, "data": {"outcome": {"winners": [0, 2]}}},
 ]
 GENERIC = {
-    "en": ["Hidden event", "Cards dealt.", "bot-zack-normal: slapped wrong", "Table tilted", "Seat 8 passed.",
-           "bot-zack-hard smacked — first.", "Match over: bot-zack-hard and bot-zack-easy won."],
-    "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "bot-zack-normal: slapped wrong", "Table tilted", "Platz 8 passt.",
-           "bot-zack-hard haut drauf — am schnellsten.", "Partie vorbei: bot-zack-hard und bot-zack-easy gewinnen."],
-    "fr": ["Événement caché", "Cartes distribuées.", "bot-zack-normal: slapped wrong", "Table tilted", "Place 8 passe.",
-           "bot-zack-hard tape — en premier.", "Partie terminée : bot-zack-hard et bot-zack-easy gagnent."],
+    "en": ["Hidden event", "Cards dealt.", "{normal}: slapped wrong", "Table tilted", "Seat 8 passed.",
+           "{hard} smacked — first.", "Match over: {hard} and {easy} won."],
+    "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "{normal}: slapped wrong", "Table tilted", "Platz 8 passt.",
+           "{hard} haut drauf — am schnellsten.", "Partie vorbei: {hard} und {easy} gewinnen."],
+    "fr": ["Événement caché", "Cartes distribuées.", "{normal}: slapped wrong", "Table tilted", "Place 8 passe.",
+           "{hard} tape — en premier.", "Partie terminée : {hard} et {easy} gagnent."],
 }
 
 
 def generic_words(page: Any) -> list[str]:
     return page.evaluate(f"() => {json.dumps(GENERIC_EVENTS)}.map(e => window.replay.describeGeneric(e))")
+
+
+def generic_expected(page: Any, lang: str) -> list[str]:
+    """GENERIC[lang] with the imported bots' persona names (seats 0, 1, 2: hard, normal, easy)."""
+    hard, normal, easy = page.locator("[data-testid=replay-player]").all_text_contents()[:3]
+    return [w.format(hard=hard, normal=normal, easy=easy) for w in GENERIC[lang]]
 
 
 def test_event_list_describes_events_in_words_and_marks_important_ones(page: Any, bot_match: int) -> None:
@@ -132,7 +138,7 @@ def test_event_list_describes_events_in_words_and_marks_important_ones(page: Any
     page.click("[data-testid=next-important]")
     page.wait_for_function(f"() => window.replay.position === {first_important}")
 
-    assert generic_words(page) == GENERIC["en"]
+    assert generic_words(page) == generic_expected(page, "en")
 
     page.select_option("[data-testid=language]", "de")
     page.wait_for_selector("html[lang=de]")
@@ -140,11 +146,11 @@ def test_event_list_describes_events_in_words_and_marks_important_ones(page: Any
     german = page.locator("[data-testid=event-list] li .what").evaluate_all("els => els.map(e => e.textContent)")
     assert len(german) == len(english) and german[0] != english[0] and german[-1] != english[-1]
     assert page.locator("[data-testid=play]").inner_text() == "Abspielen"
-    assert generic_words(page) == GENERIC["de"]
+    assert generic_words(page) == generic_expected(page, "de")
     page.select_option("[data-testid=language]", "fr")
     page.wait_for_selector("html[lang=fr]")
     open_replay(page, bot_match)
-    assert generic_words(page) == GENERIC["fr"]
+    assert generic_words(page) == generic_expected(page, "fr")
     page.select_option("[data-testid=language]", "en")
     page.wait_for_selector("html[lang=en]")
 

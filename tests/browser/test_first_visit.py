@@ -1,0 +1,177 @@
+"""First visit and friends, in Chromium: the invite flow of a new friend, Play now per game, the 404 page,
+bot persona names at a 3-bot table, and seats read from 1. Screenshots of each screen at 1366x900 and
+390x844 are kept (test-results/screenshots/) and axe-core finds no critical or serious violation."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE, axe_violations, new_page, screenshot, sideways, sign_up
+from tests.integration.stack import Stack
+
+pytestmark = pytest.mark.browser
+
+GAMES = ["zack", "zwicker", "zigzag", "smackit"]
+KEEP = os.environ.get("SHOTS_DIR")  # also copy the screenshots there (e.g. /tmp/shots/h7)
+
+
+def shot(page: Any, name: str) -> None:
+    path = screenshot(page, name)
+    if KEEP:
+        os.makedirs(KEEP, exist_ok=True)
+        shutil.copy(path, KEEP)
+    assert axe_violations(page) == [], name
+    width, inner = sideways(page)
+    assert width <= inner, f"{name}: the page scrolls sideways ({width} > {inner})"
+
+
+def fresh(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_new_friend_signs_up_from_the_invitation_and_joins_in_one_confirmation(browser: Any, server: Stack, size: dict) -> None:
+    host = new_page(browser, server, **DESKTOP)
+    host_name = fresh("host")
+    sign_up(host, host_name)
+    host.goto("/")
+    host.select_option("[data-testid=create-game]", "zack")
+    host.fill("[data-testid=create-seats]", "3")
+    host.click("[data-testid=create-submit]")
+    host.wait_for_url("**/tables/*/")
+    host.wait_for_function("window.cardTable && window.cardTable.seat !== null")
+    hint = host.locator("[data-testid=pregame-hint]")
+    assert hint.is_visible() and "add bots or wait for friends" in hint.inner_text()
+    invite = host.locator("[data-testid=invite-link]").input_value()
+    table_id = int(host.url.rstrip("/").split("/")[-1])
+
+    friend = new_page(browser, server, **size)
+    tag = "desktop" if size is DESKTOP else "phone"
+    friend.goto(invite)
+    assert "/invite/" in friend.url  # not bounced to a bare log-in page
+    summary = friend.locator("[data-testid=invite-summary]").inner_text()
+    assert host_name in summary and "ZACK!" in summary
+    shot(friend, f"h7-invite-anonymous-{tag}")
+    friend.click("[data-testid=invite-signup]")
+    friend.wait_for_url("**/signup/**")
+    shot(friend, f"h7-signup-from-invite-{tag}")
+    friend_name = fresh("friend")
+    friend.fill("input[name=username]", friend_name)
+    friend.fill("input[name=password]", "correct horse 42")
+    friend.click("[data-testid=signup-submit]")
+    friend.wait_for_url(re.compile(r".*/invite/[^/]+/$"))  # back at the invitation, not the lobby
+    shot(friend, f"h7-invite-logged-in-{tag}")
+    friend.click("[data-testid=invite-join]")  # the one confirmation
+    friend.wait_for_url(f"**/tables/{table_id}/")
+    friend.wait_for_selector(f"[data-testid=seat-list] li:has-text('{friend_name}')")
+    assert friend.evaluate("() => document.getElementById('seat-list').getAttribute('start')") == "1"
+    shot(friend, f"h7-table-before-start-{tag}")
+    # a friend's own first visit to a started table: the invitation says they will watch
+    host.click("[data-testid=add-bot-2]")
+    host.wait_for_selector("[data-testid=seat-2] .tag")
+    host.click("[data-testid=start]")
+    host.wait_for_selector("[data-testid=table-status]:has-text('playing')")
+    late = new_page(browser, server, **size)
+    late.goto(invite)
+    assert "spectator" in late.locator("[data-testid=invite-will-watch]").inner_text()
+    shot(late, f"h7-invite-running-{tag}")
+    for p in (host, friend, late):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_log_in_from_the_invitation_comes_back_to_it(browser: Any, server: Stack) -> None:
+    owner = new_page(browser, server, **DESKTOP)
+    sign_up(owner, fresh("own"))
+    owner.goto("/")
+    owner.click("[data-testid=create-submit]")
+    owner.wait_for_url("**/tables/*/")
+    invite = owner.locator("[data-testid=invite-link]").input_value()
+    guest = new_page(browser, server, **DESKTOP)
+    name = fresh("back")
+    sign_up(guest, name)
+    guest.click("[data-testid=logout]")
+    guest.goto(invite)
+    guest.click("[data-testid=invite-login]")
+    shot(guest, "h7-login-from-invite-desktop")
+    assert "next=" in guest.locator("[data-testid=login-signup-link]").get_attribute("href")
+    guest.fill("input[name=username]", name)
+    guest.fill("input[name=password]", "correct horse 42")
+    guest.click("[data-testid=login-submit]")
+    guest.wait_for_url(re.compile(r".*/invite/[^/]+/$"))
+    assert guest.locator("[data-testid=invite-join]").is_visible()
+    for p in (owner, guest):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_now_seats_you_at_a_started_table_against_bots(browser: Any, server: Stack, game: str) -> None:
+    page = new_page(browser, server, **(PHONE if game in ("zigzag", "smackit") else DESKTOP))
+    sign_up(page, fresh("now"))
+    page.goto("/")
+    line = page.locator(f"[data-testid=game-line-{game}]").inner_text()
+    assert len(line) > 20
+    if game == "zack":
+        shot(page, "h7-lobby-desktop")
+    if game == "zigzag":
+        shot(page, "h7-lobby-phone")
+    page.click(f"[data-testid=play-now-{game}]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("[data-testid=table-status]:has-text('playing')")
+    page.wait_for_function("document.getElementById('game-root').children.length > 0")
+    assert not page.locator("[data-testid=pregame-hint]").is_visible()
+    names = page.locator("[data-testid=seat-list] .who").all_text_contents()
+    bots = names[1:]
+    assert len(bots) >= 1 and len(set(bots)) == len(bots) and all(b.endswith("-bot") for b in bots), names
+    if game in ("zack", "smackit"):
+        shot(page, f"h7-play-now-{game}-{'phone' if game == 'smackit' else 'desktop'}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_three_bots_have_three_names_in_the_seats_and_the_game(browser: Any, server: Stack) -> None:
+    page = new_page(browser, server, **DESKTOP)
+    sign_up(page, fresh("trio"))
+    page.goto("/")
+    page.select_option("[data-testid=create-game]", "zack")
+    page.fill("[data-testid=create-seats]", "4")
+    page.click("[data-testid=create-submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_function("window.cardTable && window.cardTable.seat !== null")
+    shot(page, "h7-table-host-before-start-desktop")
+    for s in (1, 2, 3):
+        page.click(f"[data-testid=add-bot-{s}]")
+        page.wait_for_selector(f"[data-testid=seat-{s}] .tag")
+    names = page.locator("[data-testid=seat-list] .who").all_text_contents()
+    assert len(set(names[1:])) == 3 and all(n.endswith("-bot") for n in names[1:]), names
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=table-status]:has-text('playing')")
+    page.wait_for_selector(".zack-name")
+    panels = page.locator(".zack-name").all_inner_texts()
+    for n in names[1:]:
+        assert any(n in p for p in panels), (n, panels)  # uncut, each bot its own
+    assert page.locator("ol#seat-list").get_attribute("start") == "1"
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_an_unknown_page_is_a_styled_404_and_the_favicon_is_served(browser: Any, server: Stack, size: dict) -> None:
+    page = new_page(browser, server, **size)
+    response = page.goto("/no/such/page/")
+    assert response.status == 404
+    assert page.locator("[data-testid=error-404]").is_visible()
+    assert page.locator("[data-testid=error-home]").get_attribute("href") == "/"
+    shot(page, f"h7-404-{'desktop' if size is DESKTOP else 'phone'}")
+    icon = page.request.get("/favicon.ico")
+    assert icon.ok and "svg" in icon.headers["content-type"] and "<svg" in icon.text()
+    assert page.locator("link[rel=icon]").count() == 1
+    assert page.request.get("/invite/not-a-code/").status == 404
+    page.context.close()
