@@ -588,13 +588,17 @@ def presence_close(*, table_id: int, user_id: int, channel_name: str) -> None:
         schedule("games.zombie_check", (table_id,), seat.table.zombie_seconds)
 
 
-def presence_rtt_set(*, channel_name: str, rtt_ms: int) -> bool:
+def presence_rtt_set(*, channel_name: str, rtt_ms: int, table_id: int | None = None) -> bool:
     """Store a socket's measured round trip on its presence row (Fair races); False when it has no row (yet).
 
     Written only when the estimate moved noticeably (games.latency), so a row is
-    written about once per connection, not once per ping.
+    written about once per connection, not once per ping. With `table_id` the
+    table hears of it (every player's ping is on the table page).
     """
-    return bool(TableConnection.objects.filter(channel_name=channel_name).update(rtt_ms=max(0, int(rtt_ms))))
+    changed = bool(TableConnection.objects.filter(channel_name=channel_name).update(rtt_ms=max(0, int(rtt_ms))))
+    if changed and table_id is not None:
+        broadcast.table_changed(table_id)
+    return changed
 
 
 def web_process_beat(

@@ -55,6 +55,11 @@ Decisions where the rules page and the rulebook are silent, marked [D]:
   with the tour timer, the starting cards of players who did not open go
   face down to the discard pile, and their hands stay as they were.
 - [D] Option `tour_seconds` ranges over 5-600.
+- [D] Option `hand_hint` (issue 18; off by default): telling the class of
+  one's own hand is the skill the game tests, so the view names it
+  (`hand_class`) only with this beginner help on, else `hand_class` is None.
+  Ranked play forces it off (`unranked_off`, read by the platform when a
+  match is created). Bots class their own hands from their cards and STOPs.
 - [D] The dealer (platform option) has no effect on play: every player acts
   at once; the server deals and starts each tour.
 - [D] A timer arriving after the end of the match is refused like any action
@@ -96,6 +101,50 @@ hidden only inside something that happens anyway:
   (that a sign was made), as for a standalone `signalled` event.
 - Old logs may hold `signalled` events with `public` false (before this
   rule): they still redact to nothing (a placeholder) and fold as before.
+
+Fair races: a take from the centre (issue 16, PROTOCOL.md "Fair races") [D].
+What is raced is one centre card: every `exchange`, `stop` and `z` names the
+centre card it takes (`take`), and two players reaching for the same card are
+judged by reaction time, not by who sits nearer the server.
+
+- [D] `races` = exchange, stop, z. Each take is a claim in the race for its
+  card: the race opens at the card's first claim (id `take:<manche>.<tour>.<n>`),
+  its `opened_ms` is the moment the card came to the centre (the `at` of the
+  `opened`/`exchanged` that put it there), every seat is eligible. Claims for
+  different cards are different races and may be open at once.
+- [D] Events: `race_claimed` (seat = claimer; `race`, `claim` = the engine's
+  claim record with arrival, judged and reaction time and `take` (the card,
+  face up anyway), `comp_ms`, `opened_ms`, and `move`: what the claim would
+  give or play) at once; then `race_settled` (`race`, `ranking`, `winner`,
+  `take`) followed by the winner's move exactly as it is made without races
+  (`exchanged`, `stopped`, `z_played`). With nobody compensated (lag cap 0,
+  bots, harnesses) all three come from the one action: today's game.
+- [D] A pending take looks like this: the card stays face up in the centre,
+  marked contested (view `races`: card, claimants); the claimer's view has
+  `claim` (its race and card), its hand is unchanged until settlement, and
+  its other hand moves (exchange, STOP, Z, pass) are refused `claim_pending`
+  (one claim at a time). Another player may still claim the same card (it
+  joins the race) or take any other card.
+- [D] Secrecy of a claim: that seat S reached for centre card C is public
+  (a race panel shows it); the card it would give or play (`move`) is shown
+  only to the claimer until the claim wins (a losing claim reveals nothing of
+  its hand: a STOP or Z held stays secret). A sign riding on a take waits in
+  the claim (`pending_signal`, shown to the signing team only; cut for
+  everyone else so the bytes are those of an unsigned claim) and rides on the
+  winner's move event; a losing claim's sign is never made.
+- [D] Settlement: the fastest judged claim wins (`race_ranking`); the losers
+  keep their cards, and their take is over as with `gone` today (a settled
+  outcome in `race_settled`, not an error). A claim is never judged earlier
+  than its card came to the centre. A claim arriving once the race is due
+  (`race_settle_at` <= now) is `gone`: the window is closed. The timer
+  `race:<id>` settles a race when its window closes (stale: no events;
+  early, because a later claim moved the window: armed again); any action
+  arriving after that moment settles it first (lazy).
+- [D] An announcement, a counter and the tour timer settle every open race
+  first, whatever its window: they are checked against (or discard) the hands
+  and centre as the takes already made leave them. A pass ends the tour only
+  when no take is being judged. A STOP claim counts the STOPs being laid by
+  pending claims against the limit of two.
 """
 
 from __future__ import annotations
