@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import re
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,31 @@ def test_the_compiled_catalogue_matches_its_source(po: Path) -> None:
     flat.update({k: tuple(v[n] for n in sorted(v)) for k, v in forms.items()})
     stale = sorted(k for k, v in source.items() if flat.get(k) != v)
     assert stale == [], f"{po} changed after {mo.name} was compiled (run `manage.py compilemessages`): {stale[:5]}"
+
+
+FRENCH_TU = re.compile(r"(?<![\w-])(tu|toi|ton|ta|tes|te)(?![\w-])|(?<![\w-])t'(?=\w)|\w-toi\b", re.IGNORECASE)
+GERMAN_SIE = re.compile(r"(?<!^)(?<![.!?:] )\b(Sie|Ihnen|Ihre?[mnrs]?)\b")  # formal address mid-sentence
+
+
+def _french_texts() -> list[tuple[str, str]]:
+    out = []
+    for po in LOCALE.glob("fr/LC_MESSAGES/*.po"):
+        for key, value in po_entries(po).items():
+            out += [(f"{po.name}: {key}", v) for v in (value if isinstance(value, tuple) else (value,))]
+    for page in Path(settings.BASE_DIR, "templates", "games").glob("*/help_fr.html"):
+        out += [(f"{page.parent.name}/help_fr.html:{n}", line) for n, line in enumerate(page.read_text().splitlines(), 1)]
+    return out
+
+
+def test_french_says_vous_everywhere() -> None:
+    texts = _french_texts()
+    assert len(texts) > 500
+    assert [(where, text) for where, text in texts if FRENCH_TU.search(text)] == []
+
+
+def test_german_says_du_everywhere() -> None:
+    found = []
+    for po in LOCALE.glob("de/LC_MESSAGES/*.po"):
+        for key, value in po_entries(po).items():
+            found += [(key, v) for v in (value if isinstance(value, tuple) else (value,)) if GERMAN_SIE.search(v)]
+    assert found == []
