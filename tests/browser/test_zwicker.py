@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_bot_table, sign_up
+from tests.browser.conftest import axe_violations, create_bot_table, screenshot, sign_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -193,3 +193,53 @@ def test_replay_everything_view_turns_every_card_up(page: Any) -> None:
         assert all(line and "undefined" not in line and "{" not in line for line in lines), (lang, lines)
     drawn = [i for i, e in enumerate(events) if e["kind"] == "drawn"]
     assert "drew" in texts["en"][drawn[0]] and "zieht" in texts["de"][drawn[0]] and "pioche" in texts["fr"][drawn[0]]
+
+
+def _opening_cards(page: Any, table_id: int, seat: int) -> tuple[int, dict[int, dict[str, Any]]]:
+    """The match now at the table and the cards its opening look shows `seat` (its own timeline, from the server)."""
+    match = page.request.get(f"/api/tables/{table_id}/").json()["match"]
+    events = page.request.get(f"/api/matches/{match}/timeline/?perspective=seat:{seat}").json()["events"]
+    return match, {e["data"]["slot"]: e["data"]["card"] for e in events if e.get("kind") == "peeked" and e["seat"] == seat}
+
+
+def _see_opening_look(page: Any, table_id: int, me: int, shot: str) -> int:
+    """My near row is face up with the cards the rules showed me, nobody else's is, and it turns down after peek_ms."""
+    match, cards = _opening_cards(page, table_id, me)
+    assert sorted(cards) == [2, 3]
+    for slot, c in cards.items():
+        face = page.locator(f"[data-testid=slot-{me}-{slot}] .zw-peek")
+        expect(face).to_be_visible()
+        assert (face.get_attribute("data-rank"), face.get_attribute("data-suit")) == (c["rank"], c["suit"])
+    expect(page.locator(f"[data-testid=seat-{me}] .zw-face")).to_have_count(2)  # slots 0 and 1 stay face down
+    expect(page.locator(".zw-opponents .zw-face")).to_have_count(0)
+    screenshot(page, shot)
+    found = axe_violations(page)
+    assert found == [], "\n".join(found)
+    expect(page.locator(f"[data-testid=seat-{me}] .zw-face")).to_have_count(0, timeout=12_000)  # peek_ms is over
+    return match
+
+
+def test_the_opening_look_shows_after_start_and_after_a_rematch(page: Any) -> None:
+    """Issue 18: the first message after Start is a view, and the view carries the seat's own looks."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    sign_up(page, "zelda")
+    table_id = create_bot_table(page, "zwicker", 2, "easy", {"turn_seconds": 120, "peek_ms": 6000})
+    page.wait_for_selector(".zw-seat.zw-me")
+    me = int(page.locator(".zw-seat.zw-me").get_attribute("data-testid").split("-")[1])
+    first = _see_opening_look(page, table_id, me, "zwicker-opening-look")
+
+    # end the match quickly: call Zwicker at my turn (or play my last turn if the bot called), then rematch
+    page.wait_for_selector("[data-testid=draw]", timeout=20_000)
+    if page.locator("[data-testid=final-round]").count():
+        page.keyboard.press("d")
+        page.wait_for_selector("[data-testid=drawn-card]")
+        page.keyboard.press("x")
+    else:
+        page.keyboard.press("z")
+    expect(page.locator("[data-testid=score-table]")).to_be_visible(timeout=30_000)
+    page.set_viewport_size({"width": 390, "height": 844})  # the rematch on a phone-sized screen
+    page.click("[data-testid=rematch]")
+    expect(page.locator("[data-testid=score-table]")).to_have_count(0)
+    page.wait_for_selector(f"[data-testid=slot-{me}-2] .zw-peek")
+    second = _see_opening_look(page, table_id, me, "zwicker-opening-look-rematch")
+    assert second != first

@@ -81,6 +81,8 @@ const STR = {
   ev_revealed: gettext("Cards revealed — totals: {0}."),
   ev_over: gettext("Match over: {0} wins."),
   ev_over_none: gettext("Match over."),
+  ev_looks_ended: gettext("Looked-at cards are face down again."),
+  judging: gettext("Snap by {0}: judging…"),
 };
 
 // The court cards' corner letters differ per language (German Bube/Dame, French Valet/Dame/Roi).
@@ -179,6 +181,8 @@ export function describeEvent(event, lang, players) {
       const winners = ((d.outcome && d.outcome.winners) || []).map(who);
       return winners.length ? t("ev_over", winners.join(", ")) : t("ev_over_none");
     }
+    case "looks_ended":
+      return t("ev_looks_ended");
     default:
       return `${Number.isInteger(event.seat) ? `${name}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
   }
@@ -196,6 +200,8 @@ export function createRenderer(root, ctx) {
   let messages = [];
   let offset = null; // Date.now() - match time, learned from event t_ms
   let revealTimer = null;
+  let lookTimer = null;
+  const lookShown = new Map(); // "seat-slot-card" -> when this page first showed that look (the flip plays once)
   const ticker = setInterval(tick, 250);
 
   root.classList.add("zw-root");
@@ -220,7 +226,7 @@ export function createRenderer(root, ctx) {
   function cardFace(c, extra) {
     const red = RED.has(c.suit);
     const label = RANK_LABEL[c.rank] || c.rank;
-    return h("div", { class: `zw-card zw-face ${red ? "zw-red" : "zw-black"} ${extra || ""}`, "data-rank": c.rank,
+    return h("div", { class: `zw-card zw-face ${red ? "zw-red" : "zw-black"} ${extra || ""}`, role: "img", "data-rank": c.rank,
       "data-suit": c.suit, "aria-label": cardName(c) },
       h("span", { class: "zw-corner", text: `${label}${SUIT_SYMBOL[c.suit]}` }),
       h("span", { class: "zw-pip", text: SUIT_SYMBOL[c.suit] }),
@@ -228,7 +234,7 @@ export function createRenderer(root, ctx) {
   }
 
   function cardBack(extra) {
-    return h("div", { class: `zw-card zw-back ${extra || ""}`, "aria-label": t("faceDown") });
+    return h("div", { class: `zw-card zw-back ${extra || ""}`, role: "img", "aria-label": t("faceDown") });
   }
 
   // --- events: transient feedback only ---------------------------------------
@@ -259,9 +265,6 @@ export function createRenderer(root, ctx) {
     const d = e.data || {};
     const name = who(e.seat);
     switch (e.kind) {
-      case "peeked":
-        if (isCard(d.card)) reveal(d.target, d.slot, d.card);
-        break;
       case "drawn":
         if (e.seat !== me) say(t("ev_drawn", name));
         break;
@@ -285,10 +288,7 @@ export function createRenderer(root, ctx) {
           forget(e.seat, d.slot);
           forget(d.target, d.target_slot);
         } else if (d.power === "king") say(t("ev_king", name, who(d.target)));
-        if (isCard(d.seen)) {
-          reveal(d.target, d.target_slot, d.seen);
-          say(t("youSaw", cardName(d.seen)));
-        }
+        if (isCard(d.seen)) say(t("youSaw", cardName(d.seen))); // the card itself is drawn from view.looks
         break;
       case "swapped":
         say(t("ev_swapped", name, who(d.target)));
@@ -432,16 +432,22 @@ export function createRenderer(root, ctx) {
     const classes = ["zw-slot"];
     if (seat === me && selected.has(info.slot)) classes.push("zw-selected");
     if (picks.some((p) => p.seat === seat && p.slot === info.slot)) classes.push("zw-picked");
+    if (claimedSlot(seat, info.slot)) classes.push("zw-claimed"); // thrown in a snap race that is being judged
     if (view.king_look && view.king_look.target === seat && view.king_look.target_slot === info.slot) classes.push("zw-looked");
     let inner;
     if (!info.filled) {
-      inner = h("div", { class: "zw-card zw-empty", "aria-label": t("empty") });
+      inner = h("div", { class: "zw-card zw-empty", role: "img", "aria-label": t("empty") });
     } else if (revealed && isCard(revealed[info.slot])) {
       inner = cardFace(revealed[info.slot]);
     } else if (isCard(info.card)) {
       inner = cardFace(info.card, "zw-xray"); // a replay's "everything" view: face down at the table
     } else if (view.king_look && view.king_look.target === seat && view.king_look.target_slot === info.slot) {
       inner = cardFace(view.king_look.card, "zw-peek");
+    } else if (lookAt(seat, info.slot)) {
+      const look = lookAt(seat, info.slot);
+      const lk = `${key}-${look.card.id}`;
+      if (!lookShown.has(lk)) lookShown.set(lk, Date.now());
+      inner = cardFace(look.card, Date.now() - lookShown.get(lk) < 300 ? "zw-peek zw-flip" : "zw-peek");
     } else {
       const r = reveals.get(key);
       // the flip plays once, when the card turns up, not again at every redraw
@@ -529,7 +535,12 @@ export function createRenderer(root, ctx) {
         h("div", { class: "zw-timer-track" }, h("div", { class: "zw-timer-bar" })), h("span", { class: "zw-timer-text" })));
     }
     // the latest happening stays in sight at the top; the full log is below the table
-    if (messages.length) parts.push(h("div", { class: "zw-last", "data-testid": "last-message", text: messages[messages.length - 1] }));
+    // while a snap race is judged, that line says so (the platform's race panel gives the times)
+    const judging = view.race && (view.race.claims || []).length
+      ? t("judging", view.race.claims.map((c) => who(c.seat)).join(", ")) : null;
+    if (judging || messages.length) {
+      parts.push(h("div", { class: "zw-last", "data-testid": "last-message", text: judging || messages[messages.length - 1] }));
+    }
     return h("div", { class: "zw-status" }, ...parts);
   }
 
@@ -576,8 +587,37 @@ export function createRenderer(root, ctx) {
     tick();
   }
 
-  function update(nextView, events) {
+  // The match clock: a `hello` gives it (`now_ms`), every event carries it (`t_ms`).
+  function matchNow() {
+    if (offset === null && view && Number.isFinite(view.turn_due_ms)) {
+      offset = Date.now() - (view.turn_due_ms - view.options.turn_seconds * 1000);
+    }
+    if (offset === null) offset = Date.now(); // no clock yet: count from now
+    return Date.now() - offset;
+  }
+
+  // A card this seat is looking at (opening peek or a power), from the view: whatever message brought it.
+  function lookAt(seat, slot) {
+    const now = matchNow();
+    return (view.looks || []).find((l) => l.target === seat && l.slot === slot && isCard(l.card) && l.until_ms > now) || null;
+  }
+
+  function claimedSlot(seat, slot) {
+    const race = view.race;
+    return Boolean(race && (race.claims || []).some((c) => c.seat === seat && (c.slots || []).includes(slot)));
+  }
+
+  function scheduleLooks() {
+    if (lookTimer) clearTimeout(lookTimer);
+    lookTimer = null;
+    const now = matchNow();
+    const next = Math.min(...(view.looks || []).map((l) => l.until_ms).filter((u) => u > now));
+    if (Number.isFinite(next)) lookTimer = setTimeout(() => { lookTimer = null; render(); }, next - now + 20);
+  }
+
+  function update(nextView, events, opts) {
     const evs = Array.isArray(events) ? events : [];
+    if (opts && Number.isFinite(opts.now_ms)) offset = Date.now() - opts.now_ms;
     if (evs.length) {
       const latest = Math.max(...evs.map((e) => (Number.isFinite(e.t_ms) ? e.t_ms : 0)));
       offset = Date.now() - latest;
@@ -585,12 +625,14 @@ export function createRenderer(root, ctx) {
     view = nextView;
     for (const e of evs) if (e && e.kind) onEvent(e);
     render();
+    scheduleLooks();
   }
 
   function destroy() {
     document.removeEventListener("keydown", onKey);
     clearInterval(ticker);
     if (revealTimer) clearTimeout(revealTimer);
+    if (lookTimer) clearTimeout(lookTimer);
     root.replaceChildren();
     root.classList.remove("zw-root");
   }
