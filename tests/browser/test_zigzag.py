@@ -9,6 +9,7 @@ tours from ending under the test; the test passes to let them end instead.
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
@@ -141,7 +142,8 @@ def test_open_exchange_sign_announce_and_see_the_score_sheet_change(page: Any, b
     page.set_viewport_size({"width": 1280, "height": 1000})
     sign_up(page, "zazie")
     # easy bots play slowly enough for each step; the long tour timer never ends a tour under the test
-    table_id = create_bot_table(page, "zigzag", 4, "easy", {"tour_seconds": 600})
+    # the beginner help names my hand's class (the test reads it to announce); off by default
+    table_id = create_bot_table(page, "zigzag", 4, "easy", {"tour_seconds": 600, "hand_hint": True})
     spectator = browser.new_context(base_url=server.url(), locale="en-GB").new_page()
     spectator.goto(f"/tables/{table_id}/")
     spectator.wait_for_selector("[data-testid=player-0]")
@@ -292,7 +294,7 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     texts = describe_all(page, "zigzag", events, players)  # each language from a page loaded in it
     kinds = {e["kind"] for e in events}
     assert {"dealt", "tour_started", "timer", "opened", "exchanged", "passed", "signalled", "announced", "countered", "stopped",
-            "z_played", "hands_replaced", "reshuffled", "tour_ended", "manche_ended", "finished"} <= kinds
+            "z_played", "hands_replaced", "reshuffled", "tour_ended", "manche_ended", "finished", "race_claimed", "race_settled"} <= kinds
     for lang, lines in texts.items():
         assert len(lines) == len(events)
         for e, line in zip(events, lines, strict=True):
@@ -408,3 +410,66 @@ def test_at_a_secret_table_a_sign_waits_for_the_next_move_and_a_made_double_zag_
     expect(page.locator("[data-testid=sign-0]")).not_to_have_attribute("data-stale", "1")
     _mount(page, RULES.view(after, 1), players, seat=1, capture=True)
     expect(page.locator("[data-testid^=sign-]:not(button)")).to_have_count(0)
+
+
+def test_scored_combinations_are_off_and_the_hand_class_is_beginner_help_only(page: Any) -> None:
+    """Issue 18: a combination already on the sheet cannot be announced again (it would be false, a penalty);
+    the class of my own hand shows only with the beginner option `hand_hint`."""
+    from games.zigzag.rules import RULES
+    from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, open_all, table
+
+    players = [{"seat": s, "username": f"p{s}", "bot": s > 0} for s in range(4)]
+    state = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D], scored={0: ["zig", "double_zig"], 1: ["zag"]}))
+    _mount(page, RULES.view(state, 0), players, seat=0, capture=True)
+    for combo in ("zig", "double_zig"):  # my team scored them: off, ticked as on the sheet, with the reason
+        button = page.locator(f"[data-testid=announce-{combo}]")
+        expect(button).to_be_disabled()
+        expect(button).to_have_text(re.compile(r"^✓ "))
+        expect(button).to_have_attribute("title", re.compile("already scored"))
+        expect(page.locator(f"[data-testid=sheet-0-{combo}]")).to_have_text("✓")
+    for combo in ("zag", "zigzag", "double_zag"):  # the other team's ZAG is not mine
+        expect(page.locator(f"[data-testid=announce-{combo}]")).to_be_enabled()
+    page.click("[data-testid=announce-zig]", force=True)  # even a forced click on a disabled button sends nothing
+    page.click("[data-testid=announce-zigzag]")
+    assert page.evaluate("window.sent.splice(0)") == [{"kind": "announce", "combo": "zigzag"}]
+    # no beginner help: my hand (a ZIG) is not classed for me, by the rules' view nor on screen
+    assert RULES.view(state, 0)["hand_class"] is None
+    expect(page.locator("[data-testid=hand-class]")).to_have_count(0)
+    expect(page.locator(".zigzag-mine h3")).not_to_contain_text("ZIG")
+    page.screenshot(path="/tmp/zigzag-scored-buttons.png", full_page=True)
+    # with it: named
+    hinted = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"hand_hint": True}))
+    _mount(page, RULES.view(hinted, 0), players, seat=0, capture=True)
+    expect(page.locator("[data-testid=hand-class]")).to_have_attribute("data-class", "zig")
+    expect(page.locator("[data-testid=hand-class]")).to_have_text("ZIG in hand")
+
+
+def test_a_take_being_judged_shows_its_card_contested(page: Any) -> None:
+    """Fair races: while a take is judged the card stays in the centre, "judging…" for the claimer, "claimed" for others."""
+    from games.engine import Timing
+    from games.zigzag.rules import RULES
+    from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, open_all, table
+
+    players = [{"seat": s, "username": f"p{s}", "bot": s > 0} for s in range(4)]
+    state = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D]))
+    take = NONE_D[0]
+    action = {"kind": "exchange", "give": state["hands"][1][1], "take": take}
+    events = RULES.decide(state, 1, action, 2000, random.Random(0), timing=Timing(2000, 2000, (0, 0, 0, 120)))
+    assert [e["kind"] for e in events] == ["race_claimed", "timer"]
+    for e in events:
+        state = RULES.fold(state, e)
+    _mount(page, RULES.view(state, 1), players, seat=1, capture=True)
+    expect(page.locator(f"[data-testid=contested-{take}]")).to_have_text("judging…")
+    expect(page.locator(f"[data-testid=centre-{take}]")).to_have_attribute("data-contested", "1")
+    page.screenshot(path="/tmp/zigzag-contested.png", full_page=True)
+    _mount(page, RULES.view(state, 2), players, seat=2, capture=True)
+    expect(page.locator(f"[data-testid=contested-{take}]")).to_have_text("claimed")
+    # seat 3 was faster (judged 1930): seat 1 is told, keeps its cards, the card goes to seat 3
+    late = {"kind": "exchange", "give": state["hands"][3][1], "take": take}
+    settled = RULES.decide(state, 3, late, 2050, random.Random(0), timing=Timing(2050, 1930, (0, 0, 0, 120)))
+    for e in settled:
+        state = RULES.fold(state, e)
+    _mount(page, RULES.view(state, 1), players, seat=1, capture=True)
+    page.evaluate("([v, es]) => window.renderer.update(v, es)", [RULES.view(state, 1), [RULES.redact(e, 1) for e in settled]])
+    expect(page.locator("[data-testid=feedback]")).to_contain_text("p3 was quicker")
+    expect(page.locator("[data-testid^=contested-]")).to_have_count(0)

@@ -49,6 +49,10 @@ const STRINGS = {
   stale: gettext("(older than the hand)"),
   armed: gettext("Secret sign {sign}: it goes with your next exchange, STOP, Z or pass"),
   bonusUsed: gettext("Double ZAG already made"),
+  scored: gettext("already scored: announcing it again is false"),
+  judging: gettext("judging…"),
+  claimed: gettext("claimed"),
+  raceLost: gettext("{name} was quicker: {card} goes to them, you keep your cards."),
   combos: {
     zig: gettext("ZIG"),
     zag: gettext("ZAG"),
@@ -131,6 +135,8 @@ const STRINGS = {
     mancheEnded: gettext("Manche {m} goes to {team}: {combo}."),
     mancheEndedBonus: gettext("Manche {m} goes to {team}: Double ZAG fills {combo}."),
     finished: gettext("Match over: {team} wins."),
+    raceClaimed: gettext("{name} reaches for {card} ({ms} ms after it came)."),
+    raceSettled: (v) => ngettext("{name} wins the race for {card} ({n} claim).", "{name} wins the race for {card} ({n} claims).", v.n),
     aCard: gettext("a card"),
   },
 };
@@ -240,6 +246,14 @@ export function describeEvent(event, lang, players) {
         return fill(E.opened, { name: nm, card: cardText(S, d.card), took: d.took && !d.took.hidden ? cardText(S, d.took) : E.startingCard });
       case "exchanged":
         return fill(E.exchanged, { name: nm, give: cardText(S, d.give), take: cardText(S, d.take) });
+      case "race_claimed": {
+        const c = d.claim || {};
+        return fill(E.raceClaimed, { name: nm, card: cardText(S, c.take), ms: Number(c.reaction_ms) || 0 });
+      }
+      case "race_settled": {
+        const n = (d.ranking || []).length;
+        return fill(typeof E.raceSettled === "function" ? E.raceSettled({ n }) : E.raceSettled, { name: who(d.winner), card: cardText(S, d.take), n });
+      }
       case "stopped": {
         const feature = String((d.card && d.card.face) || "").replace("stop_", "");
         return fill(E.stopped, { name: nm, feature: S.features[feature] || feature, target: who(d.target), take: cardText(S, d.take) });
@@ -526,6 +540,14 @@ export function createRenderer(root, ctx) {
       const node = cardNode(c, { testid: `centre-${c.id}`, onclick: canTake ? () => clickCentre(c.id) : null });
       if (interactive && v.seat !== null) node.append(el("kbd", { class: "zigzag-key", text: CENTRE_KEYS[i] || "" }));
       if (canTake) node.classList.add("zigzag-takeable");
+      // a take being judged (fair races): the card stays here, contested, until its race is settled
+      const race = (v.races || []).find((r) => r.take === c.id);
+      if (race) {
+        const mineToo = v.claim && v.claim.take === c.id;
+        node.classList.add("zigzag-contested");
+        node.dataset.contested = race.claimants.join(",");
+        node.append(el("span", { class: "zigzag-contest-tag", "data-testid": `contested-${c.id}`, text: mineToo ? S.judging : S.claimed }));
+      }
       row.append(node);
     });
     if (!v.centre.length) row.append(el("p", { class: "zigzag-empty", text: S.centreEmpty }));
@@ -537,8 +559,11 @@ export function createRenderer(root, ctx) {
     const v = view;
     if (v.seat === null) return;
     const title = el("h3", {});
-    title.append(el("span", { class: "zigzag-team-mark", text: TEAM_SYMBOLS[v.team] || "" }), el("span", { text: ` ${S.yourHand} — ` }));
-    title.append(el("span", { class: `zigzag-class zigzag-class-${v.hand_class}`, "data-testid": "hand-class", "data-class": v.hand_class, text: S.handClass[v.hand_class] || "" }));
+    title.append(el("span", { class: "zigzag-team-mark", text: TEAM_SYMBOLS[v.team] || "" }), el("span", { text: ` ${S.yourHand}` }));
+    // the class of my own hand is the game's skill: named only with the beginner help (option hand_hint)
+    if (v.hand_class && v.options && v.options.hand_hint) {
+      title.append(el("span", { text: " — " }), el("span", { class: `zigzag-class zigzag-class-${v.hand_class}`, "data-testid": "hand-class", "data-class": v.hand_class, text: S.handClass[v.hand_class] || "" }));
+    }
     mine.append(title);
     const row = el("div", { class: "zigzag-hand", "data-testid": "hand" });
     v.hand.forEach((c, i) => {
@@ -602,13 +627,16 @@ export function createRenderer(root, ctx) {
     controls.append(row);
     const ann = el("div", { class: "zigzag-buttons zigzag-announce" });
     ann.append(el("span", { class: "zigzag-label", text: `${S.announce}:` }));
+    const done = v.teams[v.team].scored;
     for (const c of [...COMBOS, "double_zag"]) {
-      const spent = c === "double_zag" && bonusUsed(); // made once per match: a second one is false
+      // a combination made once: announcing it again is false (a penalty), so its button is off, ticked as on the sheet
+      const spent = c === "double_zag" ? bonusUsed() : done.includes(c);
       ann.append(el("button", {
         "data-testid": `announce-${c}`,
-        text: S.combos[c],
+        class: spent ? "zigzag-scored" : null,
+        text: spent ? `✓ ${S.combos[c]}` : S.combos[c],
         disabled: spent,
-        title: spent ? S.bonusUsed : null,
+        title: spent ? (c === "double_zag" ? S.bonusUsed : S.scored) : null,
         onclick: () => act(c === "double_zag" && fills ? { kind: "announce", combo: c, fills } : { kind: "announce", combo: c }),
       }));
     }
@@ -716,9 +744,9 @@ export function createRenderer(root, ctx) {
     if (changed("header", [v.manche, v.tour, v.draw_count, v.discard_count, v.seat, v.finished, !!v.hands])) renderHeader();
     else tick();
     if (changed("others", [v.hand_counts, v.starting, v.opened, v.passed, v.signals, v.changed_at, v.stops, v.hands, v.hand_classes, v.starting_cards, v.dealer, v.seat, special, names])) renderOthers();
-    if (changed("middle", [v.centre, v.starting, v.seat, local])) renderMiddle();
+    if (changed("middle", [v.centre, v.starting, v.seat, v.races, v.claim, local])) renderMiddle();
     if (changed("reveal", shown && shown.until >= Date.now() ? shown : null)) renderReveal();
-    if (changed("mine", [v.hand, v.hand_class, v.seat, v.starting, v.starting_cards, me && v.stops[me], v.passed, me && v.signals[me], v.changed_at, local])) renderMine();
+    if (changed("mine", [v.hand, v.hand_class, v.options && v.options.hand_hint, v.seat, v.starting, v.starting_cards, me && v.stops[me], v.passed, me && v.signals[me], v.changed_at, local])) renderMine();
     if (changed("controls", [v.seat, v.finished, v.starting, v.passed, v.hand, v.teams, v.team, local, names])) renderControls();
     renderFeedback();
     if (changed("sheet", [v.teams, v.outcome, v.finished, v.team_combos, v.team, v.seat, names])) renderSheet();
@@ -735,6 +763,13 @@ export function createRenderer(root, ctx) {
       case "signalled":
         saySign(e.seat, d);
         break;
+      case "race_settled": {
+        const me = view ? view.seat : null;
+        if (me !== null && d.winner !== me && (d.ranking || []).some((c) => c.seat === me)) {
+          say(fmt(S.raceLost, { name: name(d.winner), card: cardText(S, d.take) }));
+        }
+        break;
+      }
 
       case "announced":
         if (d.correct) {
