@@ -2,6 +2,8 @@ from django.conf import settings
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils import timezone
+from django.views.decorators.http import last_modified
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -10,6 +12,8 @@ from accounts import api as accounts_api
 from config import relay_endpoint
 from games.urls import api_urls as games_api_urls
 from games.urls import page_urls as games_page_urls
+
+CATALOGUE_BUILT = timezone.now()  # the .mo files are read once per process
 
 api_patterns = [
     path("auth/register/", accounts_api.RegisterApi.as_view()),
@@ -30,7 +34,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     # The djangojs catalogue of the request's language: gettext/ngettext/interpolate/pgettext for every page script.
-    path("jsi18n/", JavaScriptCatalog.as_view(domain="djangojs"), name="javascript-catalog"),
+    # Answered 304 to a revalidation until the process restarts (a deploy); base.html puts the language in the
+    # URL, so a switched language is a different URL and never a stale catalogue from the cache.
+    path("jsi18n/", last_modified(lambda request: CATALOGUE_BUILT)(JavaScriptCatalog.as_view(domain="djangojs")), name="javascript-catalog"),
     path("api/", include(api_patterns)),
     path("", include("accounts.urls")),
     path("", include("replays.page_urls")),
