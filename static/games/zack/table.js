@@ -355,7 +355,7 @@ export function createRenderer(root, ctx) {
     const mine = view.seats[ctx.seat];
     if (!mine) return;
     if (view.waiting_choice === ctx.seat) {
-      const group = h("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, h("span", { class: "zack-hint", text: `${t.choose} (${fmt("chooseKeys", { n: view.seats.length })})` }));
+      const group = h("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, h("span", { class: "zack-hint" }, t.choose, h("small", { class: "key-hint", text: ` (${fmt("chooseKeys", { n: view.seats.length })})` })));
       view.seats.forEach((row, k) => {
         group.append(h("button", { type: "button", class: "zack-colour-button", "data-testid": `choose-${row.colour}`, style: `--hue:${HUES[row.colour]}`,
           onclick: () => ctx.send({ kind: "choose", colour: row.colour }) },
@@ -370,7 +370,7 @@ export function createRenderer(root, ctx) {
       disabled: mine.colour_card_in_box, style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
     h("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), h("span", { text: ` ${t.colourCard}` }), h("small", { text: t.colourKey }));
     const challenges = h("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
-      h("span", { class: "zack-hint", text: `${t.challenge} (${fmt("challengeKeys", { n: view.seats.length - 1 })})` }));
+      h("span", { class: "zack-hint" }, t.challenge, h("small", { class: "key-hint", text: ` (${fmt("challengeKeys", { n: view.seats.length - 1 })})` })));
     opponents().forEach((seat, k) => {
       const colour = view.seats[seat].colour;
       challenges.append(h("button", { type: "button", class: "zack-challenge", "data-testid": `challenge-${colour}`, style: `--hue:${HUES[colour]}`,

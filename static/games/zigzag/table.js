@@ -29,6 +29,7 @@ const STRINGS = {
   },
   open: gettext("Open with this card"),
   openHint: gettext("Pick a card to discard, then open (key O)"),
+  openHintTouch: gettext("Tap a card to discard, then tap Open"),
   pass: gettext("Pass"),
   signZig: gettext("Sign ZIG"),
   signZag: gettext("Sign ZAG"),
@@ -598,7 +599,7 @@ export function createRenderer(root, ctx) {
     const v = view;
     if (!interactive || v.seat === null || v.finished) return;
     const hint = el("p", { class: "zigzag-hint", "data-testid": "hint" });
-    if (!myOpened()) hint.textContent = S.openHint;
+    if (!myOpened()) hint.textContent = document.documentElement.classList.contains("touch") ? S.openHintTouch : S.openHint;
     else if (special && special.target === null) {
       const card = v.hand.find((c) => c.id === special.card);
       hint.textContent = fmt(S.pickTarget, { card: card && card.face === "z" ? S.z : S.stop });

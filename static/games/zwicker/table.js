@@ -37,6 +37,7 @@ const STR = {
   pick_blind_swap: gettext("Click one of your cards and one opponent's card to swap them unseen."),
   pick_king: gettext("Click an opponent's card to look at it (then swap or keep)."),
   snapHint: gettext("Select your cards that match the discard and press Snap (S)."),
+  snapHintTouch: gettext("Select your cards that match the discard and tap Snap."),
   power_look_own: gettext("7/8: look at one of your cards"),
   power_look_other: gettext("9/10: look at an opponent's card"),
   power_blind_swap: gettext("J/Q: swap blindly"),
@@ -497,8 +498,11 @@ export function createRenderer(root, ctx) {
   function controlsNode() {
     if (!canAct()) return ctx.send ? null : h("p", { class: "zw-hint", text: t("spectator") });
     const box = h("div", { class: "zw-controls" });
-    const btn = (testid, label, onclick, extra) =>
-      h("button", { type: "button", "data-testid": testid, class: `zw-btn ${extra || ""}`, onclick, text: label });
+    // "Draw (D)": the key in a <small class="key-hint"> that touch screens hide (site.css)
+    const btn = (testid, label, onclick, extra) => {
+      const [, text, key] = /^(.*?)( \([^)]*\))?$/.exec(label);
+      return h("button", { type: "button", "data-testid": testid, class: `zw-btn ${extra || ""}`, onclick }, text, key ? h("small", { class: "key-hint", text: key }) : null);
+    };
     if (myTurn()) {
       if (view.phase === "turn") {
         box.append(btn("draw", `${t("draw")} (D)`, () => send({ kind: "draw" })));
@@ -514,7 +518,7 @@ export function createRenderer(root, ctx) {
     }
     box.append(btn("snap", `${t("snap")} (S)`, snap, selected.size ? "zw-snap zw-on" : "zw-snap"));
     if (mode || selected.size) box.append(btn("cancel", `${t("cancel")} (Esc)`, () => { mode = null; picks = []; selected.clear(); render(); }));
-    let hint = t("snapHint");
+    let hint = document.documentElement.classList.contains("touch") ? t("snapHintTouch") : t("snapHint");
     if (mode === "take") hint = t("pickTake");
     else if (mode === "replace") hint = t("pickReplace");
     else if (mode === "use" && view.drawn_power) hint = t(`pick_${view.drawn_power}`);
