@@ -20,6 +20,12 @@ Play stops for the smack race: while a Smack it! card lies on top the rules
 refuse a flip (`smack_pending`), so a bot holding the turn plans no flip then,
 only its smack — also for a Smack it! card that closes a challenge round,
 which lies on top until it is smacked (the turn is nobody's meanwhile).
+
+Fair races: a bot's smack on a Smack it! card is a claim (`race_claimed`)
+that may be judged for up to `lag_cap_ms` while players on slower lines may
+still be faster; its hand is down meanwhile, so it does not smack that card
+again (the rules would refuse it, `already_smacked`). Bots have no round
+trip: their claims are judged on arrival.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ COMMIT_MS = 150  # a smack planned this soon after the winning one is already in
 
 _TURN_KINDS = frozenset(("flipped", "pile_won", "challenge_ended", "turn", "dealt"))
 _PLACE_KINDS = frozenset(("flipped", "forfeited"))
+_SMACK_KINDS = frozenset(("smacked", "race_claimed"))
 
 
 def _draw(seat: int, e: dict[str, Any], salt: int) -> random.Random:
@@ -133,8 +140,9 @@ class SmackItBot:
 
     @staticmethod
     def _smacked_since(hist: list[Event], i: int, me: int) -> bool:
+        """Whether this bot's hand already went down since event `i` (a claim being judged counts)."""
         for e in hist[i + 1 :]:
-            if e.get("kind") == "smacked" and e.get("seat") == me:
+            if e.get("kind") in _SMACK_KINDS and e.get("seat") == me:
                 return True
         return False
 
@@ -156,7 +164,7 @@ class SmackItBot:
             return None
         stim = hist[i]
         at = stim["t_ms"] + _lognormal(_draw(me, stim, 1), level.smack_ms, level.spread, MIN_REACTION_MS)
-        won_at = e["data"]["at_ms"]
+        won_at = e["data"].get("judged_ms", e["data"]["at_ms"])  # late is judged behind the winner's judged time
         if won_at < at <= won_at + window:
             return BotMove(at, {"kind": "smack"})
         return None

@@ -68,6 +68,29 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   the first smack wins the pile and ends the round [D4]. If nobody smacks,
   the idle timer settles the round as if the smack card were not there (the
   highest number wins, or [D3]).
+- [D16] Fair races (PROTOCOL "Fair races"): `smack` is the race action
+  (`races`). The race for a smack card lying on top opens with the first smack
+  on it; it was open since the card was placed (`top_at`, the flip's or the
+  forfeit's `now_ms`), so a claim's `reaction_ms` is its judged time minus
+  that moment (0 at the least: a round-trip estimate can put a judged time
+  just before the flip). Each claim is a `race_claimed` event (arrival and
+  judged time); the race is settled when no seat that has not claimed could
+  still be judged faster (`race_settle_at`), at once when nobody is
+  compensated, else by the `race:<id>` timer or lazily by the first action
+  arriving after that moment. The fastest judged claim wins the pile
+  (`race_settled`, then `smacked` win, `pile_won`).
+- [D17] The other claimants of a race are judged like late smacks [D7], by
+  judged time: within `smack_grace_ms` behind the winner's judged time they
+  are ignored (`behind_ms`), beyond it they are false smacks, in ranking order
+  right after the pile is won. A smack after the settlement is a late smack
+  judged the same way (a judged time before the winner's, possible only when
+  the sender's round trip grew meanwhile, counts as 0 ms behind). False smacks
+  while no race is open are immediate moves, as before.
+- [D18] While a race is pending the smack card stays on top: a flip is still
+  `smack_pending` [D14], the idle timer does nothing (the settlement hands the
+  turn to the winner and re-arms it), and a second smack by a seat whose claim
+  is pending is a RuleError `already_smacked` (its hand already lies on the
+  card). The length limit settles a pending race at once, then ends the match.
 """
 
 from __future__ import annotations
@@ -75,7 +98,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Action, Event, Option, RuleError, State, event, resolve_options, timer_event
+from games.engine import (
+    Action,
+    Event,
+    Option,
+    RuleError,
+    State,
+    Timing,
+    event,
+    race_claim_record,
+    race_open,
+    race_ranking,
+    race_settle_at,
+    race_with_claim,
+    resolve_options,
+    timer_event,
+    timing_at,
+)
 
 NUMBERS = 50
 CHALLENGES = 4
@@ -93,6 +132,7 @@ def _build_deck() -> list[dict[str, Any]]:
 DECK: list[dict[str, Any]] = _build_deck()
 
 LIMIT_TIMER = "limit"
+RACE_TIMER = "race:"  # prefix: the timer `race:<race id>` settles that race
 
 
 def _smack_on_top(st: State) -> bool:
@@ -119,7 +159,7 @@ class SmackItRules:
     """The rules object the platform registers as `RULES`."""
 
     slug = "smackit"
-    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
+    races: frozenset[str] = frozenset({"smack"})  # action kinds judged as races (PROTOCOL "Fair races") [D16]
     name = "Smack It!"
     min_seats = 2
     max_seats = 6
@@ -201,16 +241,28 @@ class SmackItRules:
             tid = d["id"]
             if tid == LIMIT_TIMER:
                 st["limit_due"] = d["due_ms"]
+            elif tid.startswith(RACE_TIMER):
+                st["race_due"] = d["due_ms"]
             else:
                 st["flip_timer"] = tid
                 st["flip_due"] = d["due_ms"]
                 st["timer_n"] = st["timer_n"] + 1
+        elif kind == "race_claimed":
+            race = st.get("race")
+            if race is None:
+                race = race_open(d["race"], d["opened_ms"], d["eligible"])
+            st["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
+        elif kind == "race_settled":
+            st["race"] = None
+            st["race_due"] = None
+            st["race_n"] = st.get("race_n", 0) + 1
         elif kind == "smacked":
             result = d["result"]
             if result == "win":
                 st["last_win"] = {
                     "seat": e["seat"],
                     "at_ms": d["at_ms"],
+                    "judged_ms": d.get("judged_ms", d["at_ms"]),  # logs from before fair races: judged on arrival
                     "reaction_ms": d["reaction_ms"],
                     "card": d["card"]["id"],
                     "behind": [],
@@ -293,6 +345,9 @@ class SmackItRules:
             "flip_due": None,
             "limit_due": None,
             "timer_n": 0,
+            "race": None,  # the open smack race [D16]: engine.race_open + claims
+            "race_due": None,  # due time of its settlement timer
+            "race_n": 0,  # races settled so far (race ids are smack:<n>)
             "flips": 0,
             "rounds": 0,
             "finished": False,
@@ -302,8 +357,23 @@ class SmackItRules:
 
     # ----------------------------------------------------------------- decide
 
-    def decide(self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random) -> list[Event]:
-        """Turn one action into facts; raises RuleError only for the impossible."""
+    def decide(
+        self,
+        state: State,
+        seat: int | None,
+        action: Action,
+        now_ms: int,
+        rng: random.Random,
+        *,
+        timing: Timing | None = None,
+    ) -> list[Event]:
+        """Turn one action into facts; raises RuleError only for the impossible.
+
+        A race that is due is settled first (lazily, so the state is right
+        even when its timer is late); if the action itself is then refused,
+        nothing is committed and the settlement waits for its timer or the
+        next action.
+        """
         if not isinstance(action, dict):
             raise RuleError("bad_action", "an action is an object")
         kind = action.get("kind")
@@ -324,37 +394,64 @@ class SmackItRules:
             tid = action.get("id")
             if not isinstance(tid, str):
                 raise RuleError("bad_action", "a timer needs a string id")
-            return self._timer(state, tid, now_ms, rng)
+            tx = self._lazy_settle(state, now_ms, rng)
+            self._timer(tx, tid, now_ms, rng)
+            return tx.events
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise RuleError("bad_action", "no such seat")
         if kind == "timer":
             raise RuleError("bad_action", "only the system fires timers")
+        if kind == "smack":
+            if timing is None:
+                timing = timing_at(now_ms, n)
+            elif not isinstance(timing, Timing) or len(timing.comp_ms) != n or timing.judged_ms > timing.arrival_ms:
+                raise RuleError("bad_action", "bad timing")
+        tx = self._lazy_settle(state, now_ms, rng)
+        st = tx.st
+        if st["finished"]:
+            raise RuleError("match_over", "the match is over")
         if kind == "flip":
-            if _smack_on_top(state) and state["turn"] in (seat, None):
+            if _smack_on_top(st) and st["turn"] in (seat, None):
                 raise RuleError("smack_pending", "a Smack it! card lies on top: smack it, nobody flips now")
-            if state["turn"] != seat:
+            if st["turn"] != seat:
                 raise RuleError("not_your_turn", "it is not your turn to flip")
-            return self._flip(state, seat, now_ms, rng, auto=False)
-        if state["for_good"][seat]:
+            self._flip(tx, seat, now_ms, rng, auto=False)
+            return tx.events
+        if st["for_good"][seat]:
             raise RuleError("out_for_good", "you are out for good and can no longer smack")
-        return self._smack(state, seat, now_ms, rng)
+        assert timing is not None
+        self._smack(tx, seat, now_ms, rng, timing)
+        return tx.events
 
-    def _timer(self, state: State, tid: str, now_ms: int, rng: random.Random) -> list[Event]:
-        if tid == LIMIT_TIMER and state["limit_due"] is not None:
-            tx = _Tx(self, state)
-            self._finish(tx, "time_limit")
-            return tx.events
-        if tid == state["flip_timer"] and state["turn"] is not None:
-            return self._flip(state, state["turn"], now_ms, rng, auto=True)
-        if tid == state["flip_timer"] and _round_waits(state):
-            tx = _Tx(self, state)  # nobody smacked the round's last card [D15]
-            self._resolve_round(tx, rng)
-            self._settle(tx, now_ms)
-            return tx.events
-        return []  # stale
-
-    def _flip(self, state: State, s: int, now_ms: int, rng: random.Random, auto: bool) -> list[Event]:
+    def _lazy_settle(self, state: State, now_ms: int, rng: random.Random) -> _Tx:
+        """A transaction that starts by settling a pending race whose window has closed [D16]."""
         tx = _Tx(self, state)
+        race = state.get("race")
+        if race is not None and race_settle_at(race) <= now_ms:
+            self._settle_race(tx, now_ms, rng)
+        return tx
+
+    def _timer(self, tx: _Tx, tid: str, now_ms: int, rng: random.Random) -> None:
+        state = tx.st
+        if state["finished"]:
+            return  # the lazy settlement ended the match: every timer is stale now
+        if tid == LIMIT_TIMER and state["limit_due"] is not None:
+            if state.get("race") is not None:
+                self._settle_race(tx, now_ms, rng)  # the limit closes the window [D18]
+            if not tx.st["finished"]:
+                self._finish(tx, "time_limit")
+            return
+        if state.get("race") is not None:
+            return  # the race's own timer not yet due, or an idle timer while a race is judged [D18]
+        if tid == state["flip_timer"] and state["turn"] is not None:
+            self._flip(tx, state["turn"], now_ms, rng, auto=True)
+        elif tid == state["flip_timer"] and _round_waits(state):
+            self._resolve_round(tx, rng)  # nobody smacked the round's last card [D15]
+            self._settle(tx, now_ms)
+        # anything else is stale (a settled race's timer included)
+
+    def _flip(self, tx: _Tx, s: int, now_ms: int, rng: random.Random, auto: bool) -> None:
+        state = tx.st
         piles = state["piles"]
         n = state["seats"]
         cid = piles[s][0]
@@ -385,63 +482,118 @@ class SmackItRules:
                 nxt = None  # nobody holds cards any more: the settle below ends the match
             tx.emit(event("flipped", s, card=_card(cid), at_ms=now_ms, next=nxt, auto=auto))
         self._settle(tx, now_ms)
-        return tx.events
 
-    def _smack(self, state: State, s: int, now_ms: int, rng: random.Random) -> list[Event]:
-        tx = _Tx(self, state)
+    def _smack(self, tx: _Tx, s: int, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        st = tx.st
+        race = st.get("race")
+        if race is not None or _smack_on_top(st):
+            if race is not None and any(c["seat"] == s for c in race["claims"]):
+                raise RuleError("already_smacked", "your hand already lies on this card: the race is being judged")
+            self._claim(tx, s, now_ms, rng, timing)
+            return
+        if not self._late_smack(tx, s, timing.arrival_ms, timing.judged_ms, now_ms, rng):
+            self._settle(tx, now_ms)
+
+    def _claim(self, tx: _Tx, s: int, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        """A smack on the smack card on top opens or joins its race; settled now if nobody can still beat it [D16]."""
+        st = tx.st
+        race = st.get("race")
+        if race is None:
+            opened = st["top_at"] if st["top_at"] is not None else now_ms
+            eligible = [x for x in range(st["seats"]) if not st["for_good"][x]]
+            race = race_open(f"smack:{st.get('race_n', 0)}", opened, eligible)
+        claim = race_claim_record(race, s, timing)
+        tx.emit(
+            event(
+                "race_claimed",
+                s,
+                race=race["id"],
+                claim=claim,
+                comp_ms=list(timing.comp_ms),
+                opened_ms=race["opened_ms"],
+                eligible=list(race["eligible"]),
+            )
+        )
+        race = tx.st["race"]
+        due = race_settle_at(race)
+        if due <= now_ms:
+            self._settle_race(tx, now_ms, rng)
+        elif due != tx.st.get("race_due"):
+            tx.emit(timer_event(f"{RACE_TIMER}{race['id']}", due))
+
+    def _settle_race(self, tx: _Tx, now_ms: int, rng: random.Random) -> None:
+        """The fastest judged claim wins the pile; the others are late smacks behind it [D16, D17]."""
+        race = tx.st["race"]
+        ranking = race_ranking(race)
+        best = ranking[0]
+        w = best["seat"]
+        tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=w))
+        top = tx.st["centre"][-1]
+        tx.emit(
+            event(
+                "smacked",
+                w,
+                result="win",
+                card=_card(top),
+                at_ms=best["arrival_ms"],
+                judged_ms=best["judged_ms"],
+                reaction_ms=best["reaction_ms"],
+                race=race["id"],
+            )
+        )
+        self._win_pile(tx, w, "smack", rng)
+        for c in ranking[1:]:
+            self._late_smack(tx, c["seat"], c["arrival_ms"], c["judged_ms"], now_ms, rng)
+        self._settle(tx, now_ms)
+
+    def _late_smack(self, tx: _Tx, s: int, arrival_ms: int, judged_ms: int, now_ms: int, rng: random.Random) -> bool:
+        """A smack while no smack card lies on top: ignored within the grace behind the last win, else false [D7, D17].
+
+        True when it was ignored (nothing else changes, nothing to settle).
+        """
+        state = tx.st
         centre = state["centre"]
         top = centre[-1] if centre else None
         lw = state["last_win"]
         grace = state["options"]["smack_grace_ms"]
-        if top is not None and DECK[top]["face"] == "smack":
-            top_at = state["top_at"] if state["top_at"] is not None else now_ms
+        if lw is not None and grace > 0 and judged_ms - lw.get("judged_ms", lw["at_ms"]) <= grace:
+            behind = max(0, judged_ms - lw.get("judged_ms", lw["at_ms"]))
             tx.emit(
-                event(
-                    "smacked",
-                    s,
-                    result="win",
-                    card=_card(top),
-                    at_ms=now_ms,
-                    reaction_ms=max(0, now_ms - top_at),
-                )
+                event("smacked", s, result="ignored", at_ms=arrival_ms, judged_ms=judged_ms, behind_ms=behind, winner=lw["seat"])
             )
-            self._win_pile(tx, s, "smack", rng)
-        elif lw is not None and grace > 0 and 0 <= now_ms - lw["at_ms"] <= grace:
-            tx.emit(event("smacked", s, result="ignored", at_ms=now_ms, behind_ms=now_ms - lw["at_ms"], winner=lw["seat"]))
-            return tx.events  # nothing else changes
-        else:
-            tx.emit(
-                event(
-                    "smacked",
-                    s,
-                    result="false",
-                    at_ms=now_ms,
-                    top=None if top is None else _card(top),
-                )
+            return True  # nothing else changes
+        tx.emit(
+            event(
+                "smacked",
+                s,
+                result="false",
+                at_ms=arrival_ms,
+                judged_ms=judged_ms,
+                top=None if top is None else _card(top),
             )
-            if state["out_at"][s] is not None or not state["piles"][s]:
-                group = state["out_groups"] + 1 if state["out_at"][s] is None else state["out_at"][s]
-                tx.emit(event("out", s, for_good=True, group=group))
+        )
+        if state["out_at"][s] is not None or not state["piles"][s]:
+            group = state["out_groups"] + 1 if state["out_at"][s] is None else state["out_at"][s]
+            tx.emit(event("out", s, for_good=True, group=group))
+            return False
+        tx.emit(event("forfeited", s, card=_card(state["piles"][s][0]), at_ms=now_ms))
+        st = tx.st
+        if not st["piles"][s] and st["turn"] == s:
+            ch = st["challenge"]
+            n = st["seats"]
+            if ch is not None:
+                order = ch["order"]
+                rest = order[order.index(s) + 1 :] if s in order else []
+                nxt = next((x for x in rest if st["piles"][x]), None)
+                if nxt is None:
+                    self._resolve_round(tx, rng)
+                else:
+                    tx.emit(event("turn", None, next=nxt))
             else:
-                tx.emit(event("forfeited", s, card=_card(state["piles"][s][0]), at_ms=now_ms))
-                st = tx.st
-                if not st["piles"][s] and st["turn"] == s:
-                    ch = st["challenge"]
-                    n = st["seats"]
-                    if ch is not None:
-                        order = ch["order"]
-                        rest = order[order.index(s) + 1 :] if s in order else []
-                        nxt = next((x for x in rest if st["piles"][x]), None)
-                        if nxt is None:
-                            self._resolve_round(tx, rng)
-                        else:
-                            tx.emit(event("turn", None, next=nxt))
-                    else:
-                        nxt = next((x for x in ((s + k) % n for k in range(1, n)) if st["piles"][x]), None)
-                        if nxt is not None:
-                            tx.emit(event("turn", None, next=nxt))
-        self._settle(tx, now_ms)
-        return tx.events
+                nxt = next((x for x in ((s + k) % n for k in range(1, n)) if st["piles"][x]), None)
+                if nxt is not None:
+                    tx.emit(event("turn", None, next=nxt))
+        return False
 
     def _win_pile(self, tx: _Tx, w: int, by: str, rng: random.Random) -> None:
         """The centre goes under `w`'s pile, or out of play when `w` is out [D6]."""
@@ -558,6 +710,7 @@ class SmackItRules:
                 "best": None if best is None else {"seat": best[0], "card": dict(cards[best[1]])},
             }
         lw = st["last_win"]
+        race = st.get("race")
         view: dict[str, Any] = {
             "seats": n,
             "dealer": st["dealer"],
@@ -581,6 +734,15 @@ class SmackItRules:
                 "at_ms": lw["at_ms"],
                 "reaction_ms": lw["reaction_ms"],
                 "behind": [{"seat": b[0], "ms": b[1]} for b in lw["behind"]],
+            },
+            # the smack card on top is still contested: claims so far, judged when `due_ms` has passed [D16]
+            "race": None
+            if race is None
+            else {
+                "id": race["id"],
+                "opened_ms": race["opened_ms"],
+                "claims": [{"seat": c["seat"], "reaction_ms": c["reaction_ms"]} for c in race["claims"]],
+                "due_ms": st.get("race_due"),
             },
             "flip_due_ms": st["flip_due"] if st["turn"] is not None or _round_waits(st) else None,
             "limit_due_ms": st["limit_due"],

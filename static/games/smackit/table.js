@@ -12,6 +12,7 @@ const STRINGS = {
   yourTurn: gettext("Your turn: flip!"),
   turnOf: gettext("{name} flips"),
   smackPending: gettext("Smack it! Nobody flips until it is smacked"),
+  raceJudging: gettext("Smack it! Judging who was fastest…"),
   cards: (v) => ngettext("{n} card", "{n} cards", v.n),
   centre: gettext("Centre pile"),
   empty: gettext("empty"),
@@ -260,6 +261,16 @@ export function createRenderer(root, ctx) {
     return !!(view && !view.finished && view.centre.top && view.centre.top.face === "smack");
   }
 
+  // A smack race is judged for up to the table's lag cap (players on slower lines may still be faster):
+  // the card stays on top, contested; a hand already on it does not smack again (already_smacked).
+  function racePending() {
+    return !!(view && !view.finished && view.race);
+  }
+
+  function myClaimPending() {
+    return racePending() && (view.race.claims || []).some((c) => c.seat === ctx.seat);
+  }
+
   function canFlip() {
     return !!(view && !view.finished && view.turn === ctx.seat && ctx.seat !== null && !smackPending());
   }
@@ -270,7 +281,7 @@ export function createRenderer(root, ctx) {
   }
 
   function doSmack() {
-    if (!ctx.send || !view || view.finished || (view.out_for_good || []).includes(ctx.seat)) return;
+    if (!ctx.send || !view || view.finished || (view.out_for_good || []).includes(ctx.seat) || myClaimPending()) return;
     ctx.send({ kind: "smack" });
     frame.classList.remove("smackit-pulse");
     void frame.offsetWidth; // restart the animation
@@ -348,6 +359,7 @@ export function createRenderer(root, ctx) {
     const c = view.centre;
     centreBox.replaceChildren(h("h3", { text: t.centre }));
     const top = cardNode(c.top, "large", "centre-top");
+    if (racePending()) top.classList.add("smackit-contested");
     if (flash && Date.now() - flash.at < 1500) top.classList.add(`smackit-flash-${flash.result || flash.kind}`);
     centreBox.append(h("div", { class: "smackit-topwrap" }, top, h("span", { class: "smackit-count", "data-testid": "centre-count", text: countCards(t, c.count) })));
     const recent = (c.recent || []).slice(0, -1);
@@ -388,13 +400,14 @@ export function createRenderer(root, ctx) {
 
   function drawStatus() {
     if (view.finished) statusLine.textContent = t.finished;
+    else if (racePending()) statusLine.textContent = t.raceJudging;
     else if (smackPending()) statusLine.textContent = t.smackPending;
     else if (view.turn === ctx.seat && ctx.seat !== null) statusLine.textContent = t.yourTurn;
     else statusLine.textContent = fmt("turnOf", { name: name(view.turn) });
     statusLine.classList.toggle("smackit-mine", canFlip());
     statusLine.classList.toggle("smackit-pending", smackPending());
     if (flipButton) flipButton.disabled = !canFlip();
-    if (smackButton) smackButton.disabled = view.finished || (view.out_for_good || []).includes(ctx.seat);
+    if (smackButton) smackButton.disabled = view.finished || (view.out_for_good || []).includes(ctx.seat) || myClaimPending();
   }
 
   function drawTimer() {

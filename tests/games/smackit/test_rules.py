@@ -353,7 +353,7 @@ def test_late_smack_within_grace_is_ignored_with_behind_ms() -> None:
         {
             "kind": "smacked",
             "seat": 1,
-            "data": {"result": "ignored", "at_ms": 1342, "behind_ms": 42, "winner": 2},
+            "data": {"result": "ignored", "at_ms": 1342, "judged_ms": 1342, "behind_ms": 42, "winner": 2},
         }
     ]
     assert p.state["piles"] == before
