@@ -175,3 +175,45 @@ def test_an_unknown_page_is_a_styled_404_and_the_favicon_is_served(browser: Any,
     assert page.locator("link[rel=icon]").count() == 1
     assert page.request.get("/invite/not-a-code/").status == 404
     page.context.close()
+
+
+def _rate(server: Stack, name: str, mu: float, sigma: float, matches: int, provisional: bool) -> None:
+    server.manage("shell", "-c", (
+        "from accounts.models import User; from replays.models import Rating; from replays.ratings import display_of; "
+        f"u = User.objects.get(username={name!r}); "
+        f"Rating.objects.update_or_create(user=u, game='zwicker', defaults=dict(mu={mu}, sigma={sigma}, "
+        f"display=display_of({mu}, {sigma}), rated_matches={matches}, provisional={provisional}))"
+    ))
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_ratings_read_as_people_know_them_in_each_language(browser: Any, server: Stack, size: dict) -> None:
+    tag = "desktop" if size is DESKTOP else "phone"
+    strong, new = fresh("strong"), fresh("newbie")
+    for name in (strong, new):
+        p = new_page(browser, server, **size)
+        sign_up(p, name)
+        p.context.close()
+    _rate(server, strong, 35.0, 2.5, 40, False)  # display 27.5: 1500 + 40 x 27.5 = 2600
+    _rate(server, new, 25.0, 25 / 3, 0, True)  # a newcomer: 1500?, ± 333
+    page = new_page(browser, server, **size)
+    page.goto(f"/u/{new}/")
+    assert page.locator("[data-testid=rating-zwicker]").inner_text() == "1,500?"
+    assert "-0.3" not in page.locator("[data-testid=game-stats-zwicker]").inner_text()
+    assert page.locator("[data-testid=provisional-zwicker]").get_attribute("title")
+    assert page.locator("[data-testid=provisional-help-zwicker]").is_visible()
+    shot(page, f"h7-profile-provisional-{tag}")
+    page.goto("/leaderboards/zwicker/")
+    assert page.locator(f"[data-testid=leader-rating-{strong}]").inner_text() == "2,600"
+    shot(page, f"h7-leaderboard-{tag}")
+    page.goto("/leaderboards/")
+    shot(page, f"h7-leaderboards-{tag}")
+    page.select_option("[data-testid=language]", "de")
+    page.wait_for_selector("html[lang=de]")
+    page.goto("/leaderboards/zwicker/")
+    assert page.locator(f"[data-testid=leader-rating-{strong}]").inner_text() == "2.600"
+    page.goto(f"/u/{new}/")
+    assert page.locator("[data-testid=rating-zwicker]").inner_text() == "1.500?"
+    shot(page, f"h7-profile-provisional-de-{tag}")
+    assert not page.errors, page.errors
+    page.context.close()

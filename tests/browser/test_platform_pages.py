@@ -94,10 +94,10 @@ def test_a_friend_joins_through_the_invite_link_and_sees_the_table_live(page: An
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     invite = page.locator("[data-testid=invite-link]").input_value()
     friend = page.context.browser.new_context(base_url=server.url()).new_page()
-    # Not signed up yet: the link leads to log-in, its sign-up link keeps the way back to the invitation.
+    # Not signed up yet: the invitation itself says what it is, and its sign-up keeps the way back to it.
     friend.goto(invite)
-    friend.wait_for_url(re.compile(r".*/login/\?next=.*invite.*"))
-    friend.click("[data-testid=login-signup-link]")
+    friend.wait_for_selector("[data-testid=invitation]")
+    friend.click("[data-testid=invite-signup]")
     friend.fill("input[name=username]", "friend1")
     friend.fill("input[name=password]", "correct horse 42")
     friend.click("[data-testid=signup-submit]")

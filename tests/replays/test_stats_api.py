@@ -40,7 +40,10 @@ def test_leaderboard_ranks_established_ratings_by_display_and_keeps_provisional_
     rated("other", "zwicker", 40, 1, 40)
     body = client.get("/api/leaderboards/zack/").json()
     assert [(r["rank"], r["username"], r["played"]) for r in body] == [(1, "high", 40), (2, "mid", 12), (3, "low", 40)]
-    assert body[0]["rating"] == {"mu": 35.0, "sigma": 2.0, "display": 29.0, "provisional": False, "rated_matches": 40}
+    assert body[0]["rating"] == {
+        "mu": 35.0, "sigma": 2.0, "display": 29.0, "provisional": False, "rated_matches": 40,
+        "friendly": 2660, "friendly_spread": 80,  # additions: 1500 + 40 x 29, 40 x 2
+    }
     assert [r["username"] for r in client.get("/api/leaderboards/zack/?limit=1&offset=1").json()] == ["mid"]
     prov = client.get("/api/leaderboards/zack/?provisional=true").json()
     assert [(r["rank"], r["username"]) for r in prov] == [(None, "newcomer"), (None, "unsure")]
