@@ -33,11 +33,31 @@ def test_the_catalogue_gives_every_page_gettext_and_plural_forms(page: Any) -> N
 
 def test_a_refusal_reaches_the_player_in_the_language_of_the_page(page: Any) -> None:
     sockets: list[Any] = []
+    answers: list[dict[str, Any]] = []  # the server's error frames, as the page received them
 
     def through(ws: Any) -> None:
         # Pass every frame both ways, and keep the server side: the test speaks on the page's own socket,
         # as a stale click would (the game's buttons never offer a move the view already rules out).
-        sockets.append(ws.connect_to_server())
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if isinstance(frame, dict) and frame.get("type") == "error":
+                answers.append(frame)
+            ws.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(lambda message: server.send(message))
+        sockets.append(server)
+
+    def refused(action_id: str) -> dict[str, Any]:
+        sockets[-1].send(json.dumps({"type": "act", "id": action_id, "action": {"kind": "choose", "colour": "red"}}))
+        for _ in range(100):
+            got = [a for a in answers if a.get("id") == action_id]
+            if got:
+                return got[0]
+            page.wait_for_timeout(50)
+        raise AssertionError(f"no answer to {action_id}: {answers}")
 
     page.route_web_socket(re.compile(r".*/ws/tables/\d+/"), through)
     sign_up(page, "i18n_refused")
@@ -54,7 +74,8 @@ def test_a_refusal_reaches_the_player_in_the_language_of_the_page(page: Any) -> 
     page.wait_for_function("window.cardTable && window.cardTable.seat === 0")
 
     error = page.locator("[data-testid=table-error]")
-    sockets[-1].send(json.dumps({"type": "act", "id": "i18n-1", "action": {"kind": "choose", "colour": "red"}}))
+    answer = refused("i18n-1")
+    assert answer["code"] == "rule" and answer["rule_code"] == "not_choosing" and answer["message"] == "Du hast keine Farbe zu wählen.", answer
     expect(error).to_have_text("Du hast keine Farbe zu wählen.")
     screenshot(page, "i18n-refusal-de")
     assert axe_violations(page) == []
@@ -62,12 +83,14 @@ def test_a_refusal_reaches_the_player_in_the_language_of_the_page(page: Any) -> 
     page.select_option("[data-testid=language]", "fr")  # the page reloads, its new socket speaks French
     page.wait_for_selector("html[lang=fr]")
     page.wait_for_function("window.cardTable && window.cardTable.seat === 0")
-    sockets[-1].send(json.dumps({"type": "act", "id": "i18n-2", "action": {"kind": "choose", "colour": "red"}}))
+    answer = refused("i18n-2")
+    assert answer["code"] == "rule" and answer["rule_code"] == "not_choosing" and answer["message"] == "Vous n'avez pas de couleur à choisir.", answer
     expect(error).to_have_text("Vous n'avez pas de couleur à choisir.")
     expect(page.locator("[data-testid=throw]")).to_contain_text("Lancer")
 
     page.select_option("[data-testid=language]", "en")  # English keeps the rules' own, specific sentence
     page.wait_for_selector("html[lang=en]")
     page.wait_for_function("window.cardTable && window.cardTable.seat === 0")
-    sockets[-1].send(json.dumps({"type": "act", "id": "i18n-3", "action": {"kind": "choose", "colour": "red"}}))
+    answer = refused("i18n-3")
+    assert answer["code"] == "rule" and answer["rule_code"] == "not_choosing" and answer["message"] == "you have no colour to choose", answer
     expect(error).to_have_text("you have no colour to choose")
