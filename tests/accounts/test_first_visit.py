@@ -79,3 +79,18 @@ def test_an_invitation_to_a_running_table_says_you_will_watch() -> None:
 
 def test_an_unknown_invitation_is_404() -> None:
     assert Client().get("/invite/nope/").status_code == 404
+
+
+def test_the_error_pages_are_the_sites_own(rf) -> None:
+    """DEBUG off: a 404 in the site's layout, and a 500 that needs neither the database nor a session."""
+    from django.views import defaults
+
+    missing = Client().get("/no/such/page/")
+    assert missing.status_code == 404 and b'data-testid="error-404"' in missing.content and b"favicon.svg" in missing.content
+    broken = defaults.server_error(rf.get("/"))
+    assert broken.status_code == 500 and b'data-testid="error-500"' in broken.content and b"Back to the lobby" in broken.content
+
+
+def test_the_favicon_is_served() -> None:
+    r = Client().get("/favicon.ico")
+    assert r.status_code == 301 and r["Location"].endswith("platform/favicon.svg")
