@@ -9,6 +9,7 @@ processes can overtake each other) is filled from the database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -72,6 +73,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.rtt = RttEstimator()
         self.pinger: asyncio.Task[None] | None = None
         self.match_started_at: Any = None
+        self.received_at = time.monotonic()
+        self.received_wall: Any = None
         hello = await self._hello()
         if hello is None:
             await self.close(code=4404)
@@ -81,8 +84,70 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._present()
         await self.accept()
         await self.send_json(hello)
+        self.inbox = asyncio.Queue()
+        self.inbox_worker = asyncio.get_running_loop().create_task(self._work(), name="table-socket-inbox")
         if ping_seconds() > 0:
             self.pinger = asyncio.get_running_loop().create_task(self._pinging(), name="table-socket-ping")
+
+    # --- dispatch: everything in order, pongs timed on arrival -------------------------
+
+    inbox: asyncio.Queue[dict[str, Any]] | None = None
+    inbox_worker: asyncio.Task[None] | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand every message to one worker task, in order, except a pong of ours: it is timed now.
+
+        Channels reads a socket's next frame only once the previous message is
+        handled, so a pong behind an action (a database round trip) would be
+        timed late and a busy player would look far away. Here the frames are
+        read as they come: a pong answering one of our pings is counted at
+        once, everything else is handled exactly as before, one at a time in
+        arrival order (the consecutive-seq guarantees rest on that), with the
+        time it reached this process kept for a race claim.
+        """
+        kind = message.get("type")
+        if self.inbox is None or self.inbox_worker is None or kind == "websocket.connect":
+            await super().dispatch(message)
+            return
+        if kind == "websocket.disconnect":
+            if not self.inbox_worker.done():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.inbox.join(), 10)
+            self.inbox_worker.cancel()
+            await super().dispatch(message)
+            return
+        if kind == "websocket.receive":
+            at = time.monotonic()
+            if self._pong_frame(message.get("text"), at):
+                return
+            message = {**message, "_received": (at, timezone.now())}
+        await self.inbox.put(message)
+
+    def _pong_frame(self, text: Any, at: float) -> bool:
+        """A text frame that is a pong answering one of our outstanding pings: counted, True."""
+        if not isinstance(text, str) or len(text) > 200 or '"pong"' not in text:
+            return False
+        try:
+            message = wire.loads(text, max_bytes=settings.WS_MAX_MESSAGE_BYTES)
+        except wire.WireError:
+            return False
+        return isinstance(message, dict) and message.get("type") == "pong" and self._pong(message, at)
+
+    async def _work(self) -> None:
+        assert self.inbox is not None
+        while True:
+            message = await self.inbox.get()
+            try:
+                received = message.pop("_received", None)
+                if received is not None:
+                    self.received_at, self.received_wall = received
+                await super().dispatch(message)
+            except Exception:  # noqa: BLE001 - as a consumer that dies of a message: the socket closes
+                log.exception("unexpected error handling %s on table %s", message.get("type"), self.table_id)
+                with contextlib.suppress(Exception):
+                    await self.close(code=1011)
+            finally:
+                self.inbox.task_done()
 
     async def _present(self) -> None:
         """Count this socket for its user, before the hello (whoever holds a hello is present).
@@ -230,7 +295,6 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.answering = None  # the id of the action being handled, so a server error names it
-        self.received_at = time.monotonic()  # before anything else: a pong is timed from here
         try:
             await self._receive(text_data, bytes_data)
         except Exception:  # noqa: BLE001 - a consumer never dies of a message
@@ -248,7 +312,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         kind = message["type"]
         self.answering = message.get("id")
-        if kind == "pong" and self._pong(message):
+        if kind == "pong" and self._pong(message, time.monotonic()):
             return  # the answer to one of our own pings costs the client nothing of its message budget
         if not self._take_token():
             await self.error("rate_limited", "too many messages; slow down", self.answering)
@@ -284,9 +348,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:  # noqa: BLE001 - a socket closing under the ping; races then judge on the last estimate
             log.debug("pinging a socket of table %s stopped", self.table_id, exc_info=True)
 
-    def _pong(self, message: dict[str, Any]) -> bool:
-        """Count a pong that answers one of this socket's pings; False for any other (not a sample)."""
-        sample = self.rtt.pong(message.get("n"), self.received_at)
+    def _pong(self, message: dict[str, Any], at: float) -> bool:
+        """Count a pong that answers one of this socket's pings (it came in at `at`); False for any other."""
+        sample = self.rtt.pong(message.get("n"), at)
         if sample is None:
             return False
         stored = self.rtt.worth_storing()
@@ -300,7 +364,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _store_rtt(self, rtt_ms: int) -> None:
         """Write the estimate where every web process reads it (table payload, other seats' races)."""
         try:
-            changed = await database_sync_to_async(services.presence_rtt_set)(channel_name=self.channel_name, rtt_ms=rtt_ms)
+            changed = await database_sync_to_async(services.presence_rtt_set)(
+                channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id
+            )
         except Exception:  # noqa: BLE001 - the next change is written again
             self.rtt.stored_ms = None
             log.warning("the round trip of a socket of table %s was not written", self.table_id, exc_info=True)
@@ -356,7 +422,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             result = await database_sync_to_async(services.action_submit)(
-                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms
+                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
+                received_at=self.received_wall,
             )
         except errors.PlatformError as e:
             extra = {"rule_code": e.rule_code} if e.rule_code else {}

@@ -27,7 +27,7 @@ MAX_OUTSTANDING = 8  # pings awaiting a pong; older ones are forgotten (their po
 MAX_RTT_S = 10.0  # a longer round trip is no sample: the socket was stuck, not slow
 OUTLIER_FACTOR = 2.0  # a sample above FACTOR x the median of the others, plus the slack, is dropped
 OUTLIER_SLACK_MS = 20.0
-CHANGE_MS = 3  # an estimate that moved less than this, or less than CHANGE_RATIO of itself, is not worth a write
+CHANGE_MS = 5  # an estimate that moved less than this, or less than CHANGE_RATIO of itself, is not worth a write
 CHANGE_RATIO = 0.05
 
 

@@ -382,6 +382,7 @@ def action_submit(
     action_id: str | None = None,
     by_bot: bool = False,
     rtt_ms: int | None = None,
+    received_at: datetime.datetime | None = None,
 ) -> SubmitResult:
     """Apply one action in one transaction; raises PlatformError when nothing was applied.
 
@@ -391,7 +392,9 @@ def action_submit(
     `rtt_ms`: the acting socket's round trip as the server measured it
     (games.latency; the consumer passes it). Only for an action kind in
     `rules.races` is a `Timing` computed (`race_timing`) and handed to decide;
-    every other action is decided exactly as before.
+    every other action is decided exactly as before. `received_at`: when the
+    claim reached the web process (a claim waiting behind the socket's previous
+    message is judged from then, not from when its turn came).
     """
     _check_action_shape(action, action_id)
     if seat is None and action.get("kind") != "timer":
@@ -412,7 +415,8 @@ def action_submit(
         rng = random.Random(secrets.randbits(64))
         try:
             if seat is not None and action["kind"] in getattr(rules, "races", ()):
-                timing = race_timing(match=match, seat=seat, now=now, rtt_ms=None if by_bot else rtt_ms)
+                received = None if received_at is None else int((received_at - match.started_at).total_seconds() * 1000)
+                timing = race_timing(match=match, seat=seat, now=now, rtt_ms=None if by_bot else rtt_ms, received_ms=received)
                 new_events = rules.decide(match.state, seat, action, now, rng, timing=timing)
             else:
                 new_events = rules.decide(match.state, seat, action, now, rng)
@@ -457,7 +461,7 @@ def action_submit(
     return result
 
 
-def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None) -> Timing:
+def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None) -> Timing:
     """How a race claim of `seat` arriving at match time `now` is timed (PROTOCOL.md "Fair races").
 
     Judged at arrival minus the acting socket's own round trip (`rtt_ms`, None
@@ -467,13 +471,17 @@ def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None) -> Tim
     round trips of their live sockets: one query, made for race actions only.
     Bots, zombie seats and seats without a live socket get 0, as does every
     seat at a table with the cap at 0. No figure comes from the client.
+    `received_ms` (match time the claim reached the web process, before it
+    waited for its socket's previous message and the match lock): the judged
+    time counts from there, so the server's own queueing is nobody's loss.
     """
     lag_cap, round_trips = selectors.seat_round_trips(table_id=match.table_id) if match.table_id else (0, {})
     comps = [compensation_ms(round_trips.get(s), lag_cap) for s in range(match.seats)]
     own = compensation_ms(rtt_ms, lag_cap)
     if 0 <= seat < len(comps):
         comps[seat] = own
-    return Timing(arrival_ms=now, judged_ms=now - own, comp_ms=tuple(comps))
+    reached = now if received_ms is None else max(0, min(now, received_ms))
+    return Timing(arrival_ms=now, judged_ms=reached - own, comp_ms=tuple(comps))
 
 
 def _match_finish(match: Match, outcome: dict[str, Any]) -> None:

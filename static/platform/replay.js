@@ -40,6 +40,11 @@ const WORDS = {
   falseClaim: gettext("false"),
   confirmed: gettext("confirmed"),
   failed: gettext("failed"),
+  // Fair races (the same two events in every game): why a race went the way it did.
+  raceClaimed: gettext("{who} claimed the race: reached the server at {arrival} ms, judged at {judged} ms (reaction {reaction} ms)."),
+  raceSettled: gettext("{who} won the race ({ranking})."),
+  raceSettledNone: gettext("The race is over: nobody won."),
+  raceEntry: gettext("{who} {reaction} ms"),
   kinds: {
     dealt: gettext("Cards dealt."),
     turn: gettext("{who}'s turn."),
@@ -92,7 +97,7 @@ const W = WORDS;
 const IMPORTANT_KINDS = new Set([
   "challenged", "colour_thrown", "returned", "colours_passed", "snapped", "snap_wrong", "snap_taken_back", "called",
   "smacked", "pile_won", "challenge_started", "challenge_restarted", "forfeited", "out", "announced", "countered",
-  "stopped", "z_played", "hands_replaced", "manche_ended", "finished",
+  "stopped", "z_played", "hands_replaced", "manche_ended", "finished", "race_settled",
 ]);
 const IMPORTANT_WORDS = /challeng|smack|snap|announc|counter|call|finish|wrong/;
 
@@ -130,6 +135,15 @@ function describeGeneric(e) {
     if (!winners.length) return W.finishedNone;
     return fill(W.finished({ count: winners.length }), { who: names(winners) });
   }
+  if (e.kind === "race_claimed") {
+    const c = d.claim || {};
+    return fill(W.raceClaimed, { who, arrival: c.arrival_ms ?? "?", judged: c.judged_ms ?? "?", reaction: c.reaction_ms ?? "?" });
+  }
+  if (e.kind === "race_settled") {
+    if (!Number.isInteger(d.winner)) return W.raceSettledNone;
+    const ranking = (d.ranking || []).map((c) => fill(W.raceEntry, { who: seatName(c.seat), reaction: c.reaction_ms ?? "?" })).join(", ");
+    return fill(W.raceSettled, { who: seatName(d.winner), ranking });
+  }
   if (e.kind === "timer") return fill(W.timer, { s: Number.isFinite(d.due_ms - e.t_ms) ? Math.round((d.due_ms - e.t_ms) / 1000) : "?" });
   if (e.kind === "thrown" && d.out_of_turn === true) return fill(W.kinds.thrownOot, { who });
   const phrase = W.kinds[e.kind];
@@ -150,6 +164,7 @@ function describeGeneric(e) {
 }
 
 function describe(e) {
+  if (e.kind === "race_claimed" || e.kind === "race_settled") return describeGeneric(e); // the platform's words for every game
   if (e.kind && typeof mod.describeEvent === "function") {
     try {
       const text = mod.describeEvent(e, lang, players);
