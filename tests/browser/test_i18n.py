@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import axe_violations, create_bot_table, screenshot, sign_up
+from tests.browser.conftest import DESKTOP, PHONE, axe_violations, create_bot_table, new_page, screenshot, sideways, sign_up
 
 
 def test_the_catalogue_gives_every_page_gettext_and_plural_forms(page: Any) -> None:
@@ -94,3 +94,27 @@ def test_a_refusal_reaches_the_player_in_the_language_of_the_page(page: Any) -> 
     answer = refused("i18n-3")
     assert answer["code"] == "rule" and answer["rule_code"] == "not_choosing" and answer["message"] == "you have no colour to choose", answer
     expect(error).to_have_text("you have no colour to choose")
+
+
+def test_the_create_form_and_the_rules_page_in_german_and_french_on_desktop_and_phone(browser: Any, server: Any) -> None:
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        pg = new_page(browser, server, **size)
+        sign_up(pg, f"i18n_form_{name}")
+        pg.select_option("[data-testid=language]", "de")
+        pg.wait_for_selector("html[lang=de]")
+        pg.select_option("[data-testid=create-game]", "smackit")
+        option = pg.locator("label:has([data-testid=opt-auto_flip_seconds])")
+        expect(option).to_contain_text("Automatisch aufdecken nach (s)")
+        expect(option).to_have_attribute("title", "Das System deckt für einen Spieler auf, der so lange nichts tut (0: nie).")
+        assert sideways(pg)[0] <= sideways(pg)[1]
+        assert axe_violations(pg) == []
+        screenshot(pg, f"i18n-create-form-de-{name}")
+        pg.select_option("[data-testid=language]", "fr")
+        pg.wait_for_selector("html[lang=fr]")
+        pg.goto("/games/zack/rules/")
+        expect(pg.locator("[data-testid=rules-legend]")).to_contain_text("signale une décision de ce site")
+        assert sideways(pg)[0] <= sideways(pg)[1]
+        assert axe_violations(pg) == []
+        screenshot(pg, f"i18n-rules-fr-{name}")
+        assert not pg.errors, pg.errors
+        pg.context.close()
