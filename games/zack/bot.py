@@ -15,6 +15,12 @@ whose turn it is and which of the top cards were thrown out of turn. Then:
 - after its own `stop_choose` it chooses its own colour (throwing is how one
   empties a pile); an easy bot sometimes picks at random.
 
+While a challenge is judged (fair races: up to the table's lag cap, while a
+player on a slower line may still be judged earlier) the bot does only what
+would race: the challenged player answers with its card, others may join the
+challenge; nobody claims twice, and nobody throws a card that would only be
+returned (`judging`). Bots have no round trip: they are judged on arrival.
+
 Random choices are drawn from a generator seeded by the stimulus (seat, seq),
 so re-planning after every event keeps the same reaction to the same stimulus
 instead of re-rolling it: a bot is not starved, and not sped up, by others'
@@ -184,9 +190,23 @@ class ZackBot:
                 continue
             at = max(t_ms + int(_reaction(level, me, seq, 5) * 1.3), settle + jitter, pause + jitter)
             plans.append(self._challenge(view, thrower, at, tab))
+        race = view.get("race")
+        if race:
+            plans = self._racing(view, race, me, plans)
         if not plans:
             return None
         return min(plans, key=lambda m: m.at_ms)
+
+    @staticmethod
+    def _racing(view: dict[str, Any], race: dict[str, Any], me: int, plans: list[BotMove]) -> list[BotMove]:
+        """While a challenge is judged: only moves that join its race, and none from a seat that claimed."""
+        if any(c.get("seat") == me for c in race.get("claims", ())):
+            return []
+        target = race.get("target")
+        if me == target:
+            return [m for m in plans if m.action["kind"] in ("throw", "colour")]
+        colour = view["seats"][target]["colour"] if isinstance(target, int) and 0 <= target < len(view["seats"]) else None
+        return [m for m in plans if m.action["kind"] == "challenge" and m.action.get("target") == colour]
 
     @staticmethod
     def _challenge(view: dict[str, Any], target: int, at: int, tab: _Table) -> BotMove:

@@ -29,13 +29,45 @@ rules page are marked [D] and listed in the players' help pages too:
   out-of-turn flags, and each seat's count of out-of-turn throws.
 - [D] Placements: winner first, then fewest cards, equal counts sharing a
   place (competition ranking: 1, 2, 2, 4).
+- [D race] Fair races (PROTOCOL "Fair races"): what is raced is a challenge
+  against the throw of a slow player — the challenged player X's own card and
+  the challenges against X, judged by judged time, not arrival. The platform
+  times `throw`, `challenge` and `colour` (`races`); everything not described
+  here is judged on arrival as before (the settling, pause and choice windows
+  included).
+- [D race a] A challenge against X (not returned by a window) opens the race
+  for X's answer, open since the box last changed (`turn_since`): a
+  `race_claimed` event. Until it is settled (`race_settle_at`: at once when
+  nobody is compensated; else the `race:<id>` timer, or lazily the first
+  action after that moment) X's own throw or colour card is a claim too, and
+  so is every further challenge against X; a seat that claimed cannot claim
+  again (RuleError `already_claimed`); everything else — other seats' throws
+  and colour cards, challenges against other colours — is returned (`why:
+  judging`): the box stands still while it judges, as in the settling window.
+  Every challenge is judged this way, whatever its ground, so a pending
+  challenge tells nobody whose turn it is. Settled (`race_settled`): if a
+  challenge is first it is resolved on the box as it stood (X too slow if it
+  was X's turn) and X's card and the other challenges are returned
+  (`settling`); if X's card is first it lands, then the challenges are judged
+  on the box with it, the earliest judged pursued (it usually fails: X was in
+  time) and the rest returned by the settling window it opens.
+- [D race b] The other way round: X's in-turn card that reaches the box first
+  lands at once, and a challenge against X that arrives after it but is
+  judged before it, while that card still lies on top and nothing else
+  happened, wins as "too slow": X takes the whole box, its own card included —
+  the same cards in the same order as the challenge first and X's card
+  returned. Not after a Stop card (its effect already applied) nor after the
+  winning colour card (the match is over). Beginner grace is judged on the
+  challenge's judged time.
 
 The rules page's own [D] decisions (the 72-card composition, the `nochmal`
 cases, the settling window, beginner grace, the `choose` timer picking the
 thrower's colour, the `stop_lr` thrower going on) are implemented as written.
 
 Beyond the page's event list: `thrown` also carries `next` (hidden like
-`out_of_turn`/`expected` until the end), `at` and `paused_until_ms`;
+`out_of_turn`/`expected` until the end), `at`, `paused_until_ms`, and its
+`arrival_ms`/`judged_ms` (dropped by redaction; a claim's are in `race_claimed`);
+`challenged` may carry `before_throw` [D race b]; `returned` has `why: judging`;
 `challenged` carries `at` and `settle_until_ms`; `colours_passed` carries
 `before`. The view adds `settle_until_ms`, `choose_due_ms`, `winner`,
 `out_of_turn` (per-seat counts, at the end only) and per seat
@@ -48,7 +80,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Action, Event, Option, RuleError, State, event, resolve_options, timer_event
+from games.engine import (
+    Action,
+    Event,
+    Option,
+    RuleError,
+    State,
+    Timing,
+    event,
+    race_claim_record,
+    race_open,
+    race_ranking,
+    race_settle_at,
+    race_with_claim,
+    resolve_options,
+    timer_event,
+    timing_at,
+)
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green", "orange", "purple")
 
@@ -69,6 +117,7 @@ BEGINNER_REMOVED = frozenset({"nochmal", "zurueck"})
 STOP_FACES = frozenset(face for face, _ in STOP_CARDS)
 NOCHMAL_SKIPS = STOP_FACES | {"nochmal"}
 LR_STEP = {"links": 1, "links2": 2, "rechts": -1, "rechts2": -2}
+RACE_TIMER = "race:"  # prefix: the timer `race:<race id>` settles that race
 
 
 def full_deck() -> list[dict[str, Any]]:
@@ -175,7 +224,7 @@ class ZackRules:
     """The pure ZACK! rules object (see ARCHITECTURE.md, "The rules interface")."""
 
     slug = "zack"
-    races: frozenset[str] = frozenset()  # action kinds judged as races (PROTOCOL "Fair races")
+    races: frozenset[str] = frozenset({"throw", "challenge", "colour"})  # judged as races (PROTOCOL "Fair races") [D race]
     name = "ZACK!"
     min_seats = 3
     max_seats = 6
@@ -226,8 +275,23 @@ class ZackRules:
 
     # --- decide -----------------------------------------------------------------
 
-    def decide(self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random) -> list[Event]:
-        """Turn one action into the facts it causes; RuleError only for the impossible."""
+    def decide(
+        self,
+        state: State,
+        seat: int | None,
+        action: Action,
+        now_ms: int,
+        rng: random.Random,
+        *,
+        timing: Timing | None = None,
+    ) -> list[Event]:
+        """Turn one action into the facts it causes; RuleError only for the impossible.
+
+        A turn race that is due is settled first (lazily, so the state is right
+        even when its timer is late); if the action itself is then refused,
+        nothing is committed and the settlement waits for its timer or the next
+        action.
+        """
         if state is None:
             raise RuleError("bad_action", "no match")
         if state["finished"]:
@@ -242,20 +306,47 @@ class ZackRules:
         if seat is None:
             if kind != "timer":
                 raise RuleError("bad_action", "only timers act without a seat")
-            return self._timer(state, action, now_ms)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            tid = action.get("id")
+            if not isinstance(tid, str):
+                raise RuleError("bad_action", "a timer needs an id")
+            tx = self._lazy_settle(state, now_ms)
+            if not tx.st["finished"]:
+                self._timer(tx, tid, now_ms)
+            return tx.events
+        n = state["n"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise RuleError("bad_action", "no such seat")
-        if kind == "throw":
-            return self._throw(state, seat, now_ms)
-        if kind == "challenge":
-            return self._challenge(state, seat, action, now_ms)
-        if kind == "colour":
-            return self._colour(state, seat, now_ms)
+        if kind not in ("throw", "challenge", "colour", "choose"):
+            if kind == "timer":
+                raise RuleError("bad_action", "timers are submitted by the system")
+            raise RuleError("unknown_action", f"unknown action {kind[:40]!r}")
+        if kind in self.races:
+            if timing is None:
+                timing = timing_at(now_ms, n)
+            elif not isinstance(timing, Timing) or len(timing.comp_ms) != n or timing.judged_ms > timing.arrival_ms:
+                raise RuleError("bad_action", "bad timing")
+        tx = self._lazy_settle(state, now_ms)
+        if tx.st["finished"]:
+            raise RuleError("match_over", "the match is over")
         if kind == "choose":
-            return self._choose(state, seat, action, now_ms)
-        if kind == "timer":
-            raise RuleError("bad_action", "timers are submitted by the system")
-        raise RuleError("unknown_action", f"unknown action {kind[:40]!r}")
+            self._choose(tx, seat, action, now_ms)
+            return tx.events
+        assert timing is not None
+        if kind == "throw":
+            self._throw(tx, seat, now_ms, timing)
+        elif kind == "challenge":
+            self._challenge(tx, seat, action, now_ms, timing)
+        else:
+            self._colour(tx, seat, now_ms, timing)
+        return tx.events
+
+    def _lazy_settle(self, state: State, now_ms: int) -> _Tx:
+        """A transaction that starts by settling a pending turn race whose window has closed [D race]."""
+        tx = _Tx(self, state)
+        race = state.get("race")
+        if race is not None and race_settle_at(race) <= now_ms:
+            self._settle_race(tx, now_ms)
+        return tx
 
     def _blocked(self, state: State, seat: int, now_ms: int, throw: bool) -> str | None:
         """Why an action by `seat` right now is returned instead of taking effect, if it is."""
@@ -267,14 +358,36 @@ class ZackRules:
             return "pause"
         return None
 
-    def _throw(self, state: State, seat: int, now_ms: int) -> list[Event]:
+    @staticmethod
+    def _claimed(race: dict[str, Any], seat: int) -> bool:
+        return any(c["seat"] == seat for c in race["claims"])
+
+    def _throw(self, tx: _Tx, seat: int, now_ms: int, timing: Timing) -> None:
+        state = tx.st
         pile = state["piles"][seat]
         if not pile:
             raise RuleError("no_cards", "your pile is empty")
         card = decode(pile[0], state["cards"][pile[0]])
+        race = state.get("race")
+        if race is not None:
+            if seat == race["target"]:  # X's card races with the challenge against X [D race]
+                if self._claimed(race, seat):
+                    raise RuleError("already_claimed", "your card is already on its way: the challenge is being judged")
+                self._claim(tx, seat, "throw", seat, now_ms, timing)
+            else:
+                tx.emit(event("returned", seat, card=card, why="judging"))
+            return
         why = self._blocked(state, seat, now_ms, True)
         if why is not None:
-            return [event("returned", seat, card=card, why=why)]
+            tx.emit(event("returned", seat, card=card, why=why))
+            return
+        self._land(tx, seat, now_ms, timing.arrival_ms, timing.judged_ms)
+
+    def _land(self, tx: _Tx, seat: int, now_ms: int, arrival_ms: int, judged_ms: int) -> None:
+        """The top card of `seat`'s pile lands on the box (now: when everyone sees it)."""
+        state = tx.st
+        pile = state["piles"][seat]
+        card = decode(pile[0], state["cards"][pile[0]])
         box = state["box"]
         n = state["n"]
         face = card["face"]
@@ -282,7 +395,7 @@ class ZackRules:
         nxt = turn_after(card, box, seat, n, state["colours"], swapped)
         expected = state["turn"]
         paused = now_ms + state["options"]["stop_pause_ms"] if face in STOP_FACES else 0
-        out = [
+        tx.emit(
             event(
                 "thrown",
                 seat,
@@ -292,17 +405,40 @@ class ZackRules:
                 next=nxt,
                 at=now_ms,
                 paused_until_ms=paused,
+                arrival_ms=arrival_ms,
+                judged_ms=judged_ms,
             )
-        ]
+        )
         if face == "stop_swap":
             old = state["colours"]
-            out.append(event("colours_passed", seat, before=old, colours=[old[(s - 1) % n] for s in range(n)]))
+            tx.emit(event("colours_passed", seat, before=old, colours=[old[(s - 1) % n] for s in range(n)]))
         elif face == "stop_choose":
             tid = f"choose-{state['timer_seq'] + 1}"
-            out.append(timer_event(tid, now_ms + state["options"]["choose_seconds"] * 1000))
-        return out
+            tx.emit(timer_event(tid, now_ms + state["options"]["choose_seconds"] * 1000))
 
-    def _challenge(self, state: State, seat: int, action: Action, now_ms: int) -> list[Event]:
+    @staticmethod
+    def _grounds(state: State, x: int, box: list[dict[str, Any]] | None = None) -> tuple[bool, bool]:
+        """(too slow, wrong turn) for a challenge against seat `x` on `box` (the box by default)."""
+        slow = state["turn"] == x
+        wrong = False
+        count = 0
+        for entry in reversed(state["box"] if box is None else box):
+            if count == 4:
+                break
+            count += 1
+            if entry["seat"] == x and (entry.get("oot") or "colour_card" in entry):
+                wrong = True
+                break
+        return slow, wrong
+
+    @staticmethod
+    def _protected(state: State, x: int, since: int, judged_ms: int) -> bool:
+        """A beginner inside the grace window of its turn cannot be called slow (judged time decides)."""
+        opts = state["options"]
+        return bool(opts["protect_beginners"] and x in opts["beginners"] and judged_ms < since + opts["grace_ms"])
+
+    def _challenge(self, tx: _Tx, seat: int, action: Action, now_ms: int, timing: Timing) -> None:
+        state = tx.st
         target = action.get("target")
         if not isinstance(target, str) or target not in COLOURS:
             raise RuleError("bad_action", "target must be a colour")
@@ -311,57 +447,193 @@ class ZackRules:
             raise RuleError("no_challenge_card", f"nobody plays {target}")
         if colours[seat] == target:
             raise RuleError("no_challenge_card", "you hold no challenge card of your own colour")
+        x = colours.index(target)
+        race = state.get("race")
+        if race is not None:
+            if x == race["target"]:  # another challenge against X joins the race: the earliest judged is pursued
+                if self._claimed(race, seat):
+                    raise RuleError("already_claimed", "your challenge is already being judged")
+                slow, wrong = self._grounds(state, x)
+                if slow and not wrong and self._protected(state, x, state["turn_since"], timing.judged_ms):
+                    raise RuleError("grace", "a beginner may not be challenged as slow yet")
+                self._claim(tx, seat, "challenge", x, now_ms, timing)
+            else:
+                tx.emit(event("returned", seat, challenge=target, why="judging"))
+            return
         why = self._blocked(state, seat, now_ms, False)
         if why is not None:
-            return [event("returned", seat, challenge=target, why=why)]
-        x = colours.index(target)
-        opts = state["options"]
-        slow = state["turn"] == x
-        wrong = False
-        count = 0
-        for entry in reversed(state["box"]):
-            if count == 4:
-                break
-            count += 1
-            if entry["seat"] == x and (entry.get("oot") or "colour_card" in entry):
-                wrong = True
-                break
-        if slow and not wrong and opts["protect_beginners"] and x in opts["beginners"]:
-            if now_ms < state["turn_since"] + opts["grace_ms"]:
+            tx.emit(event("returned", seat, challenge=target, why=why))
+            return
+        slow, wrong = self._grounds(state, x)
+        lt = state.get("last_throw")
+        if not wrong and lt is not None and lt["seat"] == x and timing.judged_ms < lt["judged_ms"]:
+            # called slow before X's card, which reached the box first [D race b]
+            if self._protected(state, x, lt["since"], timing.judged_ms):
                 raise RuleError("grace", "a beginner may not be challenged as slow yet")
+            self._before_throw(tx, seat, x, now_ms, timing)
+            return
+        if slow and not wrong and self._protected(state, x, state["turn_since"], timing.judged_ms):
+            raise RuleError("grace", "a beginner may not be challenged as slow yet")
+        self._claim(tx, seat, "challenge", x, now_ms, timing)  # X's own card may still be judged earlier [D race a]
+
+    def _resolve(self, tx: _Tx, seat: int, x: int, now_ms: int, before_throw: bool = False) -> None:
+        """`seat`'s challenge against seat `x`, judged on the box as it is: one `challenged` fact."""
+        state = tx.st
+        slow, wrong = self._grounds(state, x)
+        if before_throw:
+            slow = True  # judged as it stood before X's card, X's turn
         success = slow or wrong
         taker, nxt = (x, seat) if success else (seat, x)
         taken = sum(1 for e in state["box"] if "card" in e)
-        return [
-            event(
-                "challenged",
-                seat,
-                by=seat,
-                target_seat=x,
-                colour=target,
-                result="success" if success else "fail",
-                reason=("wrong_turn" if wrong else "slow") if success else "none",
-                taker=taker,
-                cards_taken=taken,
-                next=nxt,
-                at=now_ms,
-                settle_until_ms=now_ms + opts["settle_ms"],
-            )
-        ]
+        data: dict[str, Any] = {
+            "by": seat,
+            "target_seat": x,
+            "colour": state["colours"][x],
+            "result": "success" if success else "fail",
+            "reason": ("wrong_turn" if wrong else "slow") if success else "none",
+            "taker": taker,
+            "cards_taken": taken,
+            "next": nxt,
+            "at": now_ms,
+            "settle_until_ms": now_ms + state["options"]["settle_ms"],
+        }
+        if before_throw:
+            data["before_throw"] = True
+        tx.emit(event("challenged", seat, **data))
 
-    def _colour(self, state: State, seat: int, now_ms: int) -> list[Event]:
+    def _claim(self, tx: _Tx, seat: int, what: str, x: int, now_ms: int, timing: Timing) -> None:
+        """A claim in the race of a challenge against seat `x`; settled now if nobody can still be judged earlier."""
+        st = tx.st
+        race = st.get("race")
+        if race is None:
+            race = {**race_open(f"turn:{st.get('race_n', 0)}", st["turn_since"], list(range(st["n"]))), "target": x}
+        claim = race_claim_record(race, seat, timing, action=what)
+        tx.emit(
+            event(
+                "race_claimed",
+                seat,
+                race=race["id"],
+                claim=claim,
+                comp_ms=list(timing.comp_ms),
+                opened_ms=race["opened_ms"],
+                eligible=list(race["eligible"]),
+                target=race["target"],
+            )
+        )
+        race = tx.st["race"]
+        due = race_settle_at(race)
+        if due <= now_ms:
+            self._settle_race(tx, now_ms)
+        elif due != tx.st.get("race_due"):
+            tx.emit(timer_event(f"{RACE_TIMER}{race['id']}", due))
+
+    def _settle_race(self, tx: _Tx, now_ms: int) -> None:
+        """The fastest judged claim goes first: a challenge (judged on the box as it is) or X's own card [D race a]."""
+        race = tx.st["race"]
+        ranking = race_ranking(race)
+        best = ranking[0]
+        x = race["target"]
+        tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=best["seat"]))
+        challenges = [c for c in ranking if c["action"] == "challenge"]
+        own = [c for c in ranking if c["seat"] == x]
+        if best["action"] == "challenge":
+            self._resolve(tx, best["seat"], x, now_ms)
+            for c in own:  # X's card came too late: returned, as within the settling window
+                self._return_claim(tx, c, x)
+            for c in challenges[1:]:
+                self._return_claim(tx, c, x)
+            return
+        if best["action"] == "throw":
+            self._land(tx, x, now_ms, best["arrival_ms"], best["judged_ms"])
+        else:
+            self._colour_lands(tx, x, now_ms)
+            if tx.st["finished"]:
+                return
+        # the challenges came after X's card: judged on the box with it, the first one pursued, the rest returned
+        for c in challenges:
+            st = tx.st
+            why = self._blocked(st, c["seat"], now_ms, False)
+            slow, wrong = self._grounds(st, x)
+            if why is None and slow and not wrong and self._protected(st, x, st["turn_since"], c["judged_ms"]):
+                why = "grace"
+            if why is not None:
+                self._return_claim(tx, c, x, why)
+            else:
+                self._resolve(tx, c["seat"], x, now_ms)
+
+    def _return_claim(self, tx: _Tx, claim: dict[str, Any], x: int, why: str = "settling") -> None:
+        st = tx.st
+        s = claim["seat"]
+        if claim["action"] == "challenge":
+            tx.emit(event("returned", s, challenge=st["colours"][x], why=why))
+        elif claim["action"] == "throw" and st["piles"][s]:
+            p = st["piles"][s][0]
+            tx.emit(event("returned", s, card=decode(p, st["cards"][p]), why=why))
+        elif claim["action"] == "colour":
+            tx.emit(event("returned", s, colour_card=st["colours"][s], why=why))
+
+    def _before_throw(self, tx: _Tx, seat: int, x: int, now_ms: int, timing: Timing) -> None:
+        """A challenge judged before X's in-turn card, which arrived first: X was too slow after all [D race b].
+
+        X takes the whole box, its own card included: the same cards, in the
+        same order, as a challenge first and X's card returned after it.
+        """
+        st = tx.st
+        lt = st["last_throw"]
+        race = {**race_open(f"turn:{st.get('race_n', 0)}", lt["since"], list(range(st["n"]))), "target": x}
+        earlier = {
+            "seat": x,
+            "arrival_ms": lt["arrival_ms"],
+            "judged_ms": lt["judged_ms"],
+            "reaction_ms": max(0, lt["judged_ms"] - lt["since"]),
+            "action": "throw",
+        }
+        race = race_with_claim(race, earlier, timing.comp_ms)
+        claim = race_claim_record(race, seat, timing, action="challenge")
+        tx.emit(
+            event(
+                "race_claimed",
+                seat,
+                race=race["id"],
+                claim=claim,
+                comp_ms=list(timing.comp_ms),
+                opened_ms=race["opened_ms"],
+                eligible=list(race["eligible"]),
+                target=x,
+                earlier=[earlier],
+            )
+        )
+        ranking = race_ranking(tx.st["race"])
+        tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=ranking[0]["seat"]))
+        self._resolve(tx, seat, x, now_ms, before_throw=True)
+
+    def _colour(self, tx: _Tx, seat: int, now_ms: int, timing: Timing) -> None:
+        state = tx.st
         colour = state["colours"][seat]
         for entry in state["box"]:
             if entry.get("colour_card") == colour:
                 raise RuleError("no_colour_card", "your colour card lies in the box")
+        race = state.get("race")
+        if race is not None:
+            if seat == race["target"]:  # X's colour card races with the challenge against X, like its throw
+                if self._claimed(race, seat):
+                    raise RuleError("already_claimed", "your colour card is already on its way: the challenge is being judged")
+                self._claim(tx, seat, "colour", seat, now_ms, timing)
+            else:
+                tx.emit(event("returned", seat, colour_card=colour, why="judging"))
+            return
         why = self._blocked(state, seat, now_ms, True)
         if why is not None:
-            return [event("returned", seat, colour_card=colour, why=why)]
+            tx.emit(event("returned", seat, colour_card=colour, why=why))
+            return
+        self._colour_lands(tx, seat, now_ms)
+
+    def _colour_lands(self, tx: _Tx, seat: int, now_ms: int) -> None:
+        state = tx.st
         win = not state["piles"][seat] and state["turn"] == seat
-        out = [event("colour_thrown", seat, colour=colour, win=win, at=now_ms)]
+        tx.emit(event("colour_thrown", seat, colour=state["colours"][seat], win=win, at=now_ms))
         if win:
-            out.append(self._finish(state, seat))
-        return out
+            tx.emit(self._finish(tx.st, seat))
 
     def _finish(self, state: State, winner: int) -> Event:
         counts = [len(p) for p in state["piles"]]
@@ -386,25 +658,25 @@ class ZackRules:
         codes = state["cards"]
         return [[decode(c, codes[c]) for c in pile] for pile in state["piles"]]
 
-    def _choose(self, state: State, seat: int, action: Action, now_ms: int) -> list[Event]:
+    def _choose(self, tx: _Tx, seat: int, action: Action, now_ms: int) -> None:
+        state = tx.st
         if state["waiting_choice"] != seat:
             raise RuleError("not_choosing", "you have no colour to choose")
         colour = action.get("colour")
         if not isinstance(colour, str) or colour not in state["colours"]:
             raise RuleError("bad_action", "colour must be a colour in play")
-        return [self._chosen(state, seat, colour, False, now_ms)]
+        tx.emit(self._chosen(state, seat, colour, False, now_ms))
 
     def _chosen(self, state: State, seat: int, colour: str, by_timer: bool, now_ms: int) -> Event:
         return event("chosen", seat, colour=colour, target_seat=state["colours"].index(colour), by_timer=by_timer, at=now_ms)
 
-    def _timer(self, state: State, action: Action, now_ms: int) -> list[Event]:
-        tid = action.get("id")
-        if not isinstance(tid, str):
-            raise RuleError("bad_action", "a timer needs an id")
+    def _timer(self, tx: _Tx, tid: str, now_ms: int) -> None:
+        """The choose timer; a race timer has done its work in the lazy settlement (or is stale)."""
+        state = tx.st
         if tid != state["choose_timer"] or state["waiting_choice"] is None:
-            return []
+            return
         seat = state["waiting_choice"]
-        return [self._chosen(state, seat, state["colours"][seat], True, now_ms)]
+        tx.emit(self._chosen(state, seat, state["colours"][seat], True, now_ms))
 
     # --- fold -------------------------------------------------------------------
 
@@ -439,11 +711,24 @@ class ZackRules:
                 "winner": None,
                 "finished": False,
                 "outcome": None,
+                "race": None,  # the challenge being judged [D race]: engine.race_open + claims + `target`
+                "race_due": None,  # due time of its settlement timer
+                "race_n": 0,  # races settled so far (race ids are turn:<n>)
+                "last_throw": None,  # the in-turn card on top of the box, while nothing else happened [D race b]
             }
         s = dict(state)
         seat = ev["seat"]
+        if kind in _ENDS_LAST_THROW:
+            s["last_throw"] = None
         if kind == "thrown":
             card = data["card"]
+            if not data["out_of_turn"] and card["face"] not in STOP_FACES:
+                s["last_throw"] = {
+                    "seat": seat,
+                    "since": s["turn_since"],  # the start of the turn this card answered
+                    "arrival_ms": data.get("arrival_ms", data["at"]),  # logs from before fair races: judged on arrival
+                    "judged_ms": data.get("judged_ms", data["at"]),
+                }
             piles = list(s["piles"])
             piles[seat] = piles[seat][1:]
             s["piles"] = piles
@@ -468,6 +753,19 @@ class ZackRules:
                 s["piles"] = piles
         elif kind == "colours_passed":
             s["colours"] = list(data["colours"])
+        elif kind == "race_claimed":
+            race = s.get("race")
+            if race is None:
+                race = {**race_open(data["race"], data["opened_ms"], data["eligible"]), "target": data["target"]}
+                for c in data.get("earlier", ()):
+                    race = race_with_claim(race, c, data["comp_ms"])
+            s["race"] = race_with_claim(race, data["claim"], data["comp_ms"])
+        elif kind == "race_settled":
+            s["race"] = None
+            s["race_due"] = None
+            s["race_n"] = s.get("race_n", 0) + 1
+        elif kind == "timer" and data["id"].startswith(RACE_TIMER):
+            s["race_due"] = data["due_ms"]
         elif kind == "timer":
             s["choose_timer"] = data["id"]
             s["choose_due"] = data["due_ms"]
@@ -530,8 +828,19 @@ class ZackRules:
                 item = {"colour_card": e["colour_card"], "seat": e["seat"]}
             box.append(item)
         opts = state["options"]
+        race = state.get("race")
         return {
             "seats": seats,
+            # a challenge being judged (public: who claimed what, and when it is settled) [D race]
+            "race": None
+            if race is None
+            else {
+                "id": race["id"],
+                "target": race["target"],
+                "opened_ms": race["opened_ms"],
+                "claims": [{"seat": c["seat"], "action": c["action"], "reaction_ms": c["reaction_ms"]} for c in race["claims"]],
+                "due_ms": state.get("race_due"),
+            },
             "box": box,
             "lr_swapped": state["lr"],
             "paused_until_ms": state["paused_until"],
@@ -581,6 +890,24 @@ class ZackRules:
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         return None if state is None else state["outcome"]
+
+
+_ENDS_LAST_THROW = frozenset(("thrown", "challenged", "colour_thrown", "chosen", "colours_passed"))
+
+
+class _Tx:
+    """Events of one decision, folded as they are emitted so later steps see them."""
+
+    __slots__ = ("rules", "st", "events")
+
+    def __init__(self, rules: ZackRules, state: State) -> None:
+        self.rules = rules
+        self.st = state
+        self.events: list[Event] = []
+
+    def emit(self, e: Event) -> None:
+        self.events.append(e)
+        self.st = self.rules.fold(self.st, e)
 
 
 RULES = ZackRules()

@@ -60,6 +60,7 @@ const STRINGS = {
   evFlipped: gettext("{name} flipped {card}."),
   evTurn: gettext("{name} flips next."),
   evFlipTimer: gettext("Auto flip in {s} s if nobody flips."),
+  evRaceTimer: gettext("The smack race is judged within {ms} ms."),
   evLimit: gettext("The match ends after {m} min at the latest."),
   evForfeit: gettext("{name} forfeits {card} to the bottom of the centre."),
 };
@@ -178,6 +179,7 @@ export function describeEvent(event, lang, players) {
       return fill(t, "evTurn", { name: name(d.next) });
     case "timer":
       if (d.id === "limit") return fill(t, "evLimit", { m: Math.round(Number(d.due_ms) / 60000) });
+      if (String(d.id).startsWith("race:")) return fill(t, "evRaceTimer", { ms: Math.max(0, Number(d.due_ms) - Number(event.t_ms || 0)) });
       return fill(t, "evFlipTimer", { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
     case "finished": {
       const winners = ((d.outcome && d.outcome.winners) || []).map(name).join(", ");

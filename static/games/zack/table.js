@@ -29,6 +29,7 @@ const STRINGS = {
   waitingChoice: gettext("{name} chooses a colour…"),
   pause: gettext("Stop! Pause: {s} s"),
   settling: gettext("Cards are being returned…"),
+  judging: gettext("Challenge! Judging who was first…"),
   choiceIn: gettext("choice in {s} s"),
   lrSwapped: gettext("Left = Right is in force: left and right are exchanged"),
   colourInBox: gettext("colour card in the box"),
@@ -42,6 +43,7 @@ const STRINGS = {
   why_settling: gettext("after a challenge"),
   why_pause: gettext("Stop pause"),
   why_waiting_choice: gettext("waiting for a choice"),
+  why_judging: gettext("a challenge was being judged"),
   chosen: gettext("{name} chose {colour}: {target} throws next."),
   chosenTimer: gettext("Time is up: {name} throws next."),
   passed: gettext("Swap colours! Colour cards and challenge cards passed to the left."),
@@ -61,6 +63,7 @@ const STRINGS = {
   evThrownOot: gettext("{name} threw {card} — out of turn ({expected} was to throw)."),
   evCircle: gettext("a {colour} circle"),
   evTimer: gettext("{s} s to choose a colour."),
+  evRaceTimer: gettext("The challenge is judged within {ms} ms."),
   evFinished: gettext("Match over: {name} wins."),
   held: gettext("your challenge cards"),
   pileTop: gettext("top"),
@@ -159,6 +162,7 @@ export function describeEvent(event, lang, players) {
     case "colours_passed":
       return t.passed;
     case "timer":
+      if (String(d.id).startsWith("race:")) return fill(t, "evRaceTimer", { ms: Math.max(0, Number(d.due_ms) - Number(event.t_ms || 0)) });
       return fill(t, "evTimer", { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
     case "finished":
       return fill(t, "evFinished", { name: name(d.winner !== undefined ? d.winner : (d.outcome && d.outcome.winners || [])[0]) });
@@ -345,6 +349,8 @@ export function createRenderer(root, ctx) {
       if (view.paused_until_ms && now < view.paused_until_ms) extra.push(fmt("pause", { s: ((view.paused_until_ms - now) / 1000).toFixed(1) }));
       if (view.settle_until_ms && now < view.settle_until_ms) extra.push(t.settling);
     }
+    // fair races: a challenge is judged for up to the table's lag cap; the box stands still meanwhile
+    if (!view.finished && view.race) extra.push(t.judging);
     statusLine.textContent = [text, ...extra].join(" · ");
     statusLine.dataset.paused = extra.length ? "true" : "false";
   }
@@ -470,6 +476,7 @@ export function createRenderer(root, ctx) {
   }
 
   function canAct() {
+    if (view && view.race && (view.race.claims || []).some((c) => c.seat === ctx.seat)) return false; // my claim is being judged
     return Boolean(ctx.send && view && !view.finished && ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat]);
   }
 

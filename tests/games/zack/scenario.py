@@ -65,11 +65,10 @@ class Game:
         return events
 
     def throw(self, seat: int, at: int | None = None) -> dict[str, Any]:
-        events = self.act(seat, {"kind": "throw"}, at)
-        return events[0]
+        return outcome_of(self.act(seat, {"kind": "throw"}, at))
 
     def challenge(self, seat: int, colour: str, at: int | None = None) -> dict[str, Any]:
-        return self.act(seat, {"kind": "challenge", "target": colour}, at)[0]
+        return outcome_of(self.act(seat, {"kind": "challenge", "target": colour}, at))
 
     @property
     def turn(self) -> int | None:
@@ -80,6 +79,14 @@ class Game:
 
     def box_faces(self) -> list[str]:
         return [e["card"]["face"] if "card" in e else "colour_card" for e in self.state["box"]]
+
+
+RACE_KINDS = frozenset(("race_claimed", "race_settled", "timer"))
+
+
+def outcome_of(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's own fact an action led to (`thrown`, `challenged`, `returned`...), past the race's events."""
+    return next(e for e in events if e["kind"] not in RACE_KINDS)
 
 
 def refused(g: Game, seat: int | None, action: Any, code: str) -> None:
