@@ -50,15 +50,17 @@ def _has(page: Any, selector: str) -> bool:
 def _check_screen(page: Any, name: str, action: str | None = None) -> None:
     """No sideways scrolling, no serious axe finding, a screenshot; the main action on the first screen and large."""
     page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, name)
     width, inner = sideways(page)
-    assert width <= inner == page.viewport_size["width"], f"{name}: the page scrolls sideways ({width} > {inner})"
+    wide = page.evaluate(f"""() => [...document.querySelectorAll('body *')].filter((n) => n.getBoundingClientRect().right > {page.viewport_size['width']} + 1
+      && !n.closest('.topbar nav')).slice(0, 5).map((n) => n.tagName + '.' + n.className)""")
+    assert width <= inner == page.viewport_size["width"], f"{name}: the page scrolls sideways ({width} > {inner}): {wide}"
     if action:
         box = first_screen_box(page, action)
         print(f"{name} {page.viewport_size['width']}x{page.viewport_size['height']}: {action} at y={box['top']:.0f}..{box['bottom']:.0f}")
         assert box["inside"], f"{name}: {action} is not on the first screen: {box}"
         if page.viewport_size["width"] < 800:  # a phone: a thumb taps it
             assert box["height"] >= THUMB and box["width"] >= THUMB, f"{name}: {action} is too small to tap: {box}"
-    screenshot(page, name)
     found = axe_violations(page)
     assert not found, f"{name}: axe found {found}"
 
@@ -108,6 +110,17 @@ def _play_smackit(page: Any) -> None:
     _folded(page)
     _check_screen(page, "smackit-play", "[data-testid=flip]")
     _check_screen(page, "smackit-play", "[data-testid=smack]")
+    # the mute switch: pressed state shown, remembered by the browser across a reload
+    toggle = page.locator("[data-testid=sound-toggle]")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.tap("[data-testid=sound-toggle]")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    page.wait_for_selector("[data-testid=flip]")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.tap("[data-testid=sound-toggle]")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    sounds: set[str] = set()
     deadline = time.monotonic() + 120
     while not _has(page, FINISHED) and time.monotonic() < deadline:
         if _has(page, "[data-testid=centre-top][data-face=smack]"):
@@ -115,6 +128,8 @@ def _play_smackit(page: Any) -> None:
         elif _has(page, "[data-testid=status].smackit-mine"):
             _tap(page, "[data-testid=flip]:enabled", 500)
         page.wait_for_timeout(80)
+        sounds.add(page.evaluate("() => window.cardTableFeedback.last"))
+    assert {"flip", "turn"} & sounds, f"no flip or turn sound was chosen: {sounds}"
     _end(page, "smackit")
 
 
@@ -123,7 +138,16 @@ def _play_zwicker(page: Any) -> None:
     page.wait_for_selector("[data-testid=draw]", timeout=20_000)
     _folded(page)
     _check_screen(page, "zwicker-play", "[data-testid=draw]")
-    turns = 0
+    # a hidden tab: my next turn is named in the tab title, and the title comes back when the tab is shown
+    title = page.title()
+    page.evaluate("() => Object.defineProperty(document, 'hidden', { value: true, configurable: true })")
+    page.tap("[data-testid=draw]")
+    page.tap("[data-testid=discard-drawn]")
+    page.wait_for_function("() => document.title.startsWith('●')", timeout=30_000)
+    assert "Your turn!" in page.title() and title in page.title()
+    page.evaluate("() => { delete document.hidden; document.dispatchEvent(new Event('visibilitychange')); }")
+    expect(page).to_have_title(title)
+    turns = 1
     deadline = time.monotonic() + 180
     while not _has(page, FINISHED) and time.monotonic() < deadline:
         if _has(page, "[data-testid=draw]"):
@@ -141,7 +165,7 @@ def _play_zwicker(page: Any) -> None:
 
 
 def _play_zigzag(page: Any) -> None:
-    create_bot_table(page, "zigzag", 4, "hard", {"tour_seconds": 5})
+    create_bot_table(page, "zigzag", 4, "hard", {"tour_seconds": 20})
     page.wait_for_selector("[data-testid=open]")
     expect(page.locator(".zigzag-keys")).to_be_hidden()
     _folded(page)
