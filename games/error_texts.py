@@ -43,6 +43,7 @@ RULE_MESSAGES: Mapping[str, Any] = {
     "snap_pending": _("Your snap is still being judged."),
     "smack_pending": _("A Smack it! card lies on top: smack it, nobody flips now."),
     "already_smacked": _("Your hand already lies on this card: the race is being judged."),
+    "already_claimed": _("Your move is already on its way: the race is being judged."),
     "out_for_good": _("You are out for good and can no longer smack."),
     "stop_limit": _("Two STOPs already lie before that player."),
     "not_a_stop": _("That card is not a STOP."),

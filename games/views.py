@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.template import TemplateDoesNotExist
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors, selectors, services
@@ -72,10 +70,11 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 def rules_help(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in public_slugs():
         raise Http404("no such game")
-    lang = translation.get_language() or "en"
-    lang = lang.split("-")[0] if lang.split("-")[0] in ("en", "de", "fr") else "en"
-    fragment = Path(settings.BASE_DIR, "templates", "games", slug, f"help_{lang}.html")
-    body = fragment.read_text(encoding="utf-8") if fragment.exists() else ""
+    # One template per game, its words in locale/<lang>/LC_MESSAGES/django.po like every other page's.
+    try:
+        body = render_to_string(f"games/{slug}/help.html", request=request)
+    except TemplateDoesNotExist:
+        body = ""
     return render(request, "games/rules_help.html", {"slug": slug, "game_name": get_rules(slug).name, "body": body})
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 CATALOGUES = sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
@@ -84,8 +86,10 @@ def _french_texts() -> list[tuple[str, str]]:
     for po in LOCALE.glob("fr/LC_MESSAGES/*.po"):
         for key, value in po_entries(po).items():
             out += [(f"{po.name}: {key}", v) for v in (value if isinstance(value, tuple) else (value,))]
-    for page in Path(settings.BASE_DIR, "templates", "games").glob("*/help_fr.html"):
-        out += [(f"{page.parent.name}/help_fr.html:{n}", line) for n, line in enumerate(page.read_text().splitlines(), 1)]
+    for page in Path(settings.BASE_DIR, "templates", "games").glob("*/help.html"):
+        with translation.override("fr"):
+            text = render_to_string(f"games/{page.parent.name}/help.html")
+        out += [(f"{page.parent.name}/help.html (fr):{n}", line) for n, line in enumerate(text.splitlines(), 1)]
     return out
 
 
