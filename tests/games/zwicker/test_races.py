@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from games.engine import RuleError, Timing, event, fold_all, timer_event
-from games.testing import play_random, visible_ids
+from games.testing import play_bots, play_random, visible_ids
 from games.zwicker.bot import BOT
 from games.zwicker.harness import HARNESS
 from games.zwicker.rules import RULES
+from tests.games.race_timings import RandomTimings
 from tests.games.zwicker.zwicker_helpers import act, c, cid, dealt, grid, kinds
 
 GRIDS = [["Ac", "9s", "4h", "3d"], ["Jc", "4c", "8h", "Kd"], ["4s", "6h", "7d", "2s"]]
@@ -195,41 +196,37 @@ def test_fold_of_the_log_reproduces_the_races() -> None:
     assert [e["data"]["winner"] for e in stored if e["kind"] == "race_settled"] == [2]
 
 
-class _RandomTimings:
-    """The rules as the platform calls them: every snap with a random Timing (per-seat round trips up to a cap)."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(RULES, name)
-
-    def decide(self, state: Any, seat: Any, action: Any, now_ms: int, rng: random.Random) -> list[dict[str, Any]]:
-        timing = None
-        if isinstance(seat, int) and isinstance(action, dict) and action.get("kind") in RULES.races and state:
-            cap = self._rng.choice((0, 80, 200))
-            comp = tuple(min(cap, self._rng.choice((0, 5, 40, 120, 300))) for _ in range(state["n"]))
-            timing = Timing(now_ms, now_ms - comp[seat], comp)
-        return RULES.decide(state, seat, action, now_ms, rng, timing=timing)
-
-
 @pytest.mark.parametrize("seats", [2, 3, 4, 6])
 def test_random_play_with_random_timings_keeps_every_invariant(seats: int) -> None:
     kinds_seen: set[str] = set()
-    finished = 0
+    finished = timed = 0
     for seed in range(12):
-        harness = dataclasses.replace(HARNESS, rules=_RandomTimings(seed))
-        report = play_random(harness, seats, seed * 31 + seats, max_actions=400)
+        rules = RandomTimings(RULES, seed, lambda st: st["n"])
+        report = play_random(dataclasses.replace(HARNESS, rules=rules), seats, seed * 31 + seats, max_actions=400)
         finished += report.finished
+        timed += rules.timings
         kinds_seen.update(e["kind"] for e in report.log)
         for e in report.log:
             if e["kind"] == "race_settled":
                 ranking = e["data"]["ranking"]
                 assert ranking == sorted(ranking, key=lambda c: (c["judged_ms"], c["arrival_ms"], c["seat"]))
-    assert finished >= 10
+                assert all(c["judged_ms"] <= c["arrival_ms"] <= c["judged_ms"] + 200 for c in ranking)  # the cap
+    assert finished >= 10 and timed > 50
     assert {"race_claimed", "race_settled", "snapped"} <= kinds_seen
     if seats >= 3:
         assert "snap_taken_back" in kinds_seen
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_bot_matches_with_random_timings_end_without_errors(seats: int) -> None:
+    """Bots act through the platform with their own waits; with remote players' timings they still never err."""
+    for seed in range(4):
+        rules = RandomTimings(RULES, seed, lambda st: st["n"])
+        levels = [("easy", "normal", "hard")[(seed + s) % 3] for s in range(seats)]
+        report = play_bots(rules, BOT, levels, 500 + seed)  # type: ignore[arg-type]
+        assert report.rule_errors == 0, (seed, levels)
+        assert report.outcome is not None
+        assert fold_all(RULES, json.loads(json.dumps(report.log))) == fold_all(RULES, report.log)
 
 
 def test_a_bot_does_not_snap_again_while_its_claim_is_judged() -> None:
