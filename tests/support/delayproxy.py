@@ -79,16 +79,20 @@ class DelayProxy:
         self.ready.wait(10)
         return self
 
-    def stop(self) -> None:
-        def close() -> None:
-            if self.server is not None:
-                self.server.close()
-            for task in asyncio.all_tasks(self.loop):
-                task.cancel()
-            self.loop.stop()
+    async def _shutdown(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        tasks = [t for t in asyncio.all_tasks(self.loop) if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.loop.stop()
 
-        self.loop.call_soon_threadsafe(close)
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self.loop)
         self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 @contextlib.contextmanager
