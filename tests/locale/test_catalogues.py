@@ -105,3 +105,17 @@ def test_german_says_du_everywhere() -> None:
         for key, value in po_entries(po).items():
             found += [(key, v) for v in (value if isinstance(value, tuple) else (value,)) if GERMAN_SIE.search(v)]
     assert found == []
+
+
+def test_help_pages_are_one_template_per_game_translated_in_the_catalogue() -> None:
+    games = Path(settings.BASE_DIR, "templates", "games")
+    assert sorted(p.name for p in games.glob("*/help_*.html")) == []  # no per-language copies beside the .po files
+    for page in sorted(games.glob("*/help.html")):
+        with translation.override("en"):
+            english = render_to_string(f"games/{page.parent.name}/help.html")
+        for lang in ("de", "fr"):
+            with translation.override(lang):
+                text = render_to_string(f"games/{page.parent.name}/help.html")
+            assert "[D]" in text, (page, lang)
+            same = set(re.findall(r"<p>(.*?)</p>", text, re.S)) & set(re.findall(r"<p>(.*?)</p>", english, re.S))
+            assert same == set(), (page, lang, sorted(same)[:3])  # every paragraph translated
