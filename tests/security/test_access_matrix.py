@@ -41,6 +41,7 @@ HOST_ONLY = {
 SELF_SERVICE = {
     "/api/auth/logout/",
     "/api/tables/",
+    "/api/tables/play-now/",  # a started table of the caller's own, against bots
     "/api/tables/{table_id}/join/",
     "/api/tables/{table_id}/leave/",
     "/api/tournaments/",
@@ -84,6 +85,7 @@ def _url(path: str, world: dict[str, int]) -> str:
 
 BODIES: dict[str, dict[str, Any]] = {
     "/api/tables/": {"game": "tiny", "seats": 2},
+    "/api/tables/play-now/": {"game": "zack"},
     "/api/tournaments/": {"name": "x", "game": "tiny", "format": "swiss", "table_size": 3},
     "/api/tournaments/{tournament_id}/remove/": {"username": "host"},
     "/api/tournaments/{tournament_id}/replace/": {"username": "host"},

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from accounts.services import bot_user
 from tests.tournaments.factories import bot_tournament
 from tournaments import services
 from tournaments.views import spreadsheet_safe
@@ -37,7 +38,8 @@ def test_formula_names_come_out_as_text() -> None:
     assert r.status_code == 200
     header, *rows = list(csv.reader(io.StringIO(r.content.decode(), newline="")))
     names = [row[header.index("username")] for row in rows]
-    assert sorted(names) == sorted(["'" + n for n in FORMULAS] + ["plain-name", "bot-tiny-normal-1", "bot-tiny-normal-2"])
+    assert sorted(names) == sorted(["'" + n for n in FORMULAS] + ["plain-name", bot_user(slug="tiny", level="normal", number=1).username,
+                                                                      bot_user(slug="tiny", level="normal", number=2).username])
     for row in rows:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), row

@@ -70,10 +70,10 @@ def test_a_full_or_started_table_says_you_will_watch(ranked_table: Table) -> Non
         services.table_join(table_id=ranked_table.pk, user=user(name))
     browser, late = logged_in("late")
     page = browser.get(f"/invite/{ranked_table.invite_code}/").content.decode()
-    assert "This table is full: you will watch." in page and 'data-testid="invite-join"' not in page
+    assert "This table is full: you can watch as a spectator." in page and 'data-testid="invite-join"' not in page
     services.table_start(table_id=ranked_table.pk, by=ranked_table.host)
     page = browser.get(f"/invite/{ranked_table.invite_code}/").content.decode()
-    assert "This table has already started: you will watch." in page
+    assert "This table is already playing: you can join as a spectator" in page
     # A POST anyway (the page open from before) watches too: nothing is taken from the players.
     browser.post(f"/invite/{ranked_table.invite_code}/", {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value})
     assert not Seat.objects.filter(table=ranked_table, user=late).exists()
@@ -87,7 +87,10 @@ def test_an_unknown_code_is_404() -> None:
 def test_anonymous_visitors_log_in_or_sign_up_and_come_back_to_the_invitation(ranked_table: Table) -> None:
     invite = f"/invite/{ranked_table.invite_code}/"
     browser = Client()
-    r = browser.get(invite)
+    r = browser.get(invite)  # the invitation itself, readable before log-in, with both ways back to it
+    assert r.status_code == 200 and f'href="/login/?next={invite}"' in r.content.decode()
+    assert f'href="/signup/?next={invite}"' in r.content.decode()
+    r = browser.post(invite)  # joining needs an account: to log-in, and back
     assert r.status_code == 302 and r["Location"] == f"/login/?next={invite}"
     login_page = browser.get(r["Location"]).content.decode()
     assert f'href="/signup/?next={invite}"' in login_page  # the sign-up link keeps `next`
