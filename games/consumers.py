@@ -13,6 +13,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import time
 from typing import Any
 
@@ -46,6 +47,8 @@ SYNC_LIMIT = 500
 PING_WARMUP = 3
 PING_WARMUP_GAP_S = 0.3
 RACE_TIMER_PREFIX = "race:"
+# The fast path below can be turned off (RACE_FAST_TIMERS=0) to measure the timer path alone (tools/loadtest/races.py).
+FAST_RACE_TIMERS = os.environ.get("RACE_FAST_TIMERS", "1") != "0"
 _background: set[asyncio.Task[None]] = set()  # fast-path settlements and round-trip writes in flight (kept from the garbage collector)
 
 
@@ -382,7 +385,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         Celery task stays the backstop: both submit the action id `timer:<id>`, so whichever
         comes second is answered as a duplicate and applies nothing.
         """
-        if self.match_id is None or self.match_started_at is None:
+        if self.match_id is None or self.match_started_at is None or not FAST_RACE_TIMERS:
             return
         for e in events:
             timer_id = e.get("data", {}).get("id") if e.get("kind") == "timer" else None

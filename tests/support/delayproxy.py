@@ -42,7 +42,11 @@ class DelayProxy:
         except OSError:
             down_w.close()
             return
-        await asyncio.gather(self._pipe(down_r, up_w), self._pipe(up_r, down_w), return_exceptions=True)
+        with contextlib.suppress(asyncio.CancelledError):  # the proxy is shutting down
+            await asyncio.gather(self._pipe(down_r, up_w), self._pipe(up_r, down_w), return_exceptions=True)
+        for w in (up_w, down_w):
+            with contextlib.suppress(Exception):
+                w.close()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Copy one direction; each chunk leaves `delay_s` after it came in (a queue keeps the order)."""

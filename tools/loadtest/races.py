@@ -52,6 +52,7 @@ class Racer:
     claimed_at: dict[str, float] = field(default_factory=dict)  # race id -> when its own race_claimed arrived
     settled: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
+    race_due: dict[tuple[Any, str], int] = field(default_factory=dict)  # (match, race) -> due_ms of its race:<id> timer
     rtt_seen: int | None = None
     _pending_card: float | None = None
 
@@ -103,15 +104,18 @@ class Racer:
             if e.get("seat") == self.seat:
                 self.claimed_at[(self.match, d["race"])] = at
             self.claims.append({"at": at, **e})
+        elif k == "timer" and str(d.get("id", "")).startswith("race:"):
+            self.race_due[(self.match, str(d["id"])[len("race:"):])] = int(d["due_ms"])
         elif k == "race_settled":
-            self.settled.append((at, {**d, "match": self.match}))
+            self.settled.append((at, {**d, "match": self.match, "t_ms": e.get("t_ms")}))
 
     async def _maybe_act(self, on_finished: Any, at: float) -> None:
         view = self.view
         if not view:
             return
         if view.get("finished"):
-            await on_finished(self)
+            if not getattr(self, "_rematch", None) or self._rematch.done():
+                self._rematch = asyncio.ensure_future(on_finished(self))  # never block this socket's reading
             return
         centre = view.get("centre") or {}
         top = centre.get("top") or {}
@@ -135,6 +139,7 @@ class Outcome:
     races: int = 0
     faster_won: int = 0
     extra_ms: list[float] = field(default_factory=list)
+    timer_late_ms: list[float] = field(default_factory=list)  # settled at t_ms this long after its timer was due
     far_rtt_ms: int | None = None
     reactions: list[tuple[int, int]] = field(default_factory=list)  # (far's judged reaction, near's) per race
 
@@ -156,7 +161,6 @@ async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str
         async with rematching:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(api, base, "POST", f"/api/tables/{table['id']}/rematch/", {}, tokens[0])
-            await asyncio.sleep(0.5)
 
     runs = [asyncio.create_task(r.run(stop, on_finished)) for r in (near, far)]
     await asyncio.sleep(1.5 + 4 * delay_ms / 1000)  # the first pings measure both lines
@@ -178,6 +182,9 @@ async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str
         first = min(d["ranking"], key=lambda c: c["arrival_ms"])
         who = near if first["seat"] == 0 else far
         key = (d["match"], d["race"])
+        due = near.race_due.get(key)
+        if due is not None and d.get("t_ms") is not None and d["t_ms"] >= due:
+            out.timer_late_ms.append(d["t_ms"] - due)
         got = [a for a, x in who.settled if (x["match"], x.get("race")) == key]
         if key in who.claimed_at and got:
             out.extra_ms.append(1000 * (got[0] - who.claimed_at[key]))
@@ -206,13 +213,16 @@ async def bench(base: str, ws: str, port: int, args: argparse.Namespace) -> list
     return results
 
 
-HEADER = f"{'one-way delay':>14} {'lag_cap_ms':>10} {'far rtt':>8} {'faster won':>11} {'extra p50':>10} {'extra p99':>10}"
+HEADER = (f"{'one-way delay':>14} {'lag_cap_ms':>10} {'far rtt':>8} {'faster won':>11} {'extra p50':>10} {'extra p99':>10}"
+          f" {'timer late p50/p99 (n)':>23}")
 
 
 def format_row(o: Outcome, races: int) -> str:
     rtt = "-" if o.far_rtt_ms is None else f"{o.far_rtt_ms} ms"
     p50, p99 = percentile(o.extra_ms, 50), percentile(o.extra_ms, 99)
-    return f"{o.delay_ms:>11} ms {o.lag_cap_ms:>10} {rtt:>8} {o.faster_won:>5} of {o.races:<3} {p50:>7.0f} ms {p99:>7.0f} ms"
+    late = (f"{percentile(o.timer_late_ms, 50):.0f}/{percentile(o.timer_late_ms, 99):.0f} ms ({len(o.timer_late_ms)})"
+            if o.timer_late_ms else "- (0)")
+    return f"{o.delay_ms:>11} ms {o.lag_cap_ms:>10} {rtt:>8} {o.faster_won:>5} of {o.races:<3} {p50:>7.0f} ms {p99:>7.0f} ms {late:>23}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,13 +232,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--near-ms", type=float, default=240, help="the near player's reaction time")
     parser.add_argument("--far-ms", type=float, default=200, help="the far player's reaction time (the faster one)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per configuration")
+    parser.add_argument("--celery-timers", action="store_true",
+                        help="no fast path: race settlement timers only through Celery (RACE_FAST_TIMERS=0)")
     parser.add_argument("--verbose", action="store_true", help="print every race's claims (seat, arrival, judged, reaction)")
     parser.add_argument("--services", action="store_true", help="PostgreSQL + Redis from the environment (else the embedded default)")
     args = parser.parse_args(argv)
     from tests.integration.stack import stack
 
+    if args.celery_timers:
+        os.environ["RACE_FAST_TIMERS"] = "0"  # the stack's processes inherit it
+
     print(f"Fair races: near reacts in {args.near_ms:.0f} ms, far (behind the delay) in {args.far_ms:.0f} ms; "
-          f"{args.races} races per row; {'PostgreSQL + Redis' if args.services else 'embedded default'}")
+          f"{args.races} races per row; {'PostgreSQL + Redis' if args.services else 'embedded default'}"
+          f"{'; race timers through Celery only' if args.celery_timers else ''}")
     print(HEADER)
     with stack(services=args.services) as s:
         try:
