@@ -108,7 +108,7 @@ GENERIC = {
     "en": ["Hidden event", "Cards dealt.", "{normal}: slapped wrong", "Table tilted", "Seat 8 passed.",
            "{hard} smacked — first.", "Match over: {hard} and {easy} won."],
     "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "{normal}: slapped wrong", "Table tilted", "Platz 8 passt.",
-           "{hard} haut drauf — am schnellsten.", "Partie vorbei: {hard} und {easy} gewinnen."],
+           "{hard} haut drauf — am schnellsten.", "Partie beendet: {hard} und {easy} gewinnen."],
     "fr": ["Événement caché", "Cartes distribuées.", "{normal}: slapped wrong", "Table tilted", "Place 8 passe.",
            "{hard} tape — en premier.", "Partie terminée : {hard} et {easy} gagnent."],
 }
