@@ -13,6 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.table_options import TABLE_OPTIONS
+
 # (game slug, option name) -> (label, help); slug "table" is the platform's own table options.
 OPTION_TEXTS: Mapping[tuple[str, str], tuple[Any, Any]] = {
     ("zack", "stop_cards"): (_("Stop cards"), _("Play with the 6 Stop cards (advanced rules).")),
@@ -70,3 +72,8 @@ def games_with_option_texts(*, games: list[dict[str, Any]]) -> list[dict[str, An
             options[name] = {**spec, "label": label, "help": help_text}
         out.append({**g, "options": options})
     return out
+
+
+def table_options_help() -> dict[str, str]:
+    """The help of the platform's own table options (the lobby form's title texts), in the active language."""
+    return {name: option_label_help(game="table", name=name, help_text=spec.help)[1] for name, spec in TABLE_OPTIONS.items()}

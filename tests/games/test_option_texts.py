@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -53,14 +54,18 @@ def test_an_option_without_texts_still_reads_as_words() -> None:
     assert option_label_help(game="zack", name="brand_new_ms", help_text="Rules' own help") == ("Brand new ms", "Rules' own help")
 
 
-def test_the_lobby_sends_the_german_words_to_a_german_player(db: None) -> None:
+def test_the_lobby_sends_the_german_words_to_a_german_player(django_user_model: Any) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    client.force_login(django_user_model.objects.create_user(username="lobby_de", password="correct horse 42"))
     with translation.override("en"):  # the request activates German; leave this thread's language as it was
-        page = Client(HTTP_ACCEPT_LANGUAGE="de").get("/")
+        page = client.get("/")
     data = json.loads(re.search(r'id="games-data" type="application/json">(.*?)</script>', page.content.decode(), re.S).group(1))
     zack = next(g for g in data if g["slug"] == "zack")
     assert zack["options"]["stop_pause_ms"]["label"] == "Pause nach einer Stopp-Karte (ms)"
     assert zack["options"]["stop_pause_ms"]["help"] == "Wie lange das Spiel nach einer Stopp-Karte ruht."
     assert zack["options"]["stop_pause_ms"]["default"] == get_rules("zack").options["stop_pause_ms"].default
+    # the platform's own table options: their help (the label's title) in German too
+    assert 'title="Sekunden, die jemand weg sein darf, bevor ein Bot den Platz übernimmt' in page.content.decode()
 
 
 def test_the_api_keeps_its_schema_untouched() -> None:
