@@ -112,13 +112,18 @@ judged by reaction time, not by who sits nearer the server.
   its `opened_ms` is the moment the card came to the centre (the `at` of the
   `opened`/`exchanged` that put it there), every seat is eligible. Claims for
   different cards are different races and may be open at once.
-- [D] Events: `race_claimed` (seat = claimer; `race`, `claim` = the engine's
-  claim record with arrival, judged and reaction time and `take` (the card,
-  face up anyway), `comp_ms`, `opened_ms`, and `move`: what the claim would
-  give or play) at once; then `race_settled` (`race`, `ranking`, `winner`,
-  `take`) followed by the winner's move exactly as it is made without races
-  (`exchanged`, `stopped`, `z_played`). With nobody compensated (lag cap 0,
-  bots, harnesses) all three come from the one action: today's game.
+- [D] A take that nobody could still beat when it arrives (nobody at the
+  table is compensated: lag cap 0, bots, harnesses; or the claimer's judged
+  time plus every other seat's compensation has already passed) is just the
+  move, the one event it was before races (`exchanged`, `stopped`,
+  `z_played`): no race in the log, nothing to judge. Every other take opens
+  or joins a race: `race_claimed` (seat = claimer; `race`, `claim` = the
+  engine's claim record with arrival, judged and reaction time and `take`
+  (the card, face up anyway), `comp_ms`, `opened_ms`, and `move`: what the
+  claim would give or play) at once; then `race_settled` (`race`, `ranking`,
+  `winner`, `take`) followed by the winner's move exactly as it is made
+  without races. (Emitting a race for every instant take would triple the
+  events of the busiest game for nothing a replay could explain.)
 - [D] A pending take looks like this: the card stays face up in the centre,
   marked contested (view `races`: card, claimants); the claimer's view has
   `claim` (its race and card), its hand is unchanged until settlement, and
@@ -535,11 +540,13 @@ class ZigzagRules:
         rng: random.Random,
         timing: Timing | None,
     ) -> list[Event]:
-        """A take from the centre is a race claim: `race_claimed` at once, the card to the fastest judged claim.
+        """A take from the centre is a race claim; the card goes to the fastest judged claim.
 
-        The race settles in this same decide when no seat that has not
-        claimed could still be judged faster (every claim when nobody is
-        compensated); otherwise a timer settles it at `race_settle_at`.
+        A first claim nobody could still beat (nobody compensated, or every
+        other seat's bound already passed) is simply the move. Otherwise the
+        race waits: `race_claimed`, and a timer at `race_settle_at`; a claim
+        joining an open race is `race_claimed` too, settled at once when no
+        seat that has not claimed could still be judged faster.
         """
         seats = state["seats"]
         take = move["take"]
@@ -549,6 +556,10 @@ class ZigzagRules:
         if race is None:
             rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
             race = race_open(rid, opened_ms, range(seats))
+            alone = race_with_claim(race, race_claim_record(race, seat, t), t.comp_ms)
+            if race_settle_at(alone) <= now_ms:
+                # nobody could still be judged faster: the take is the move alone, exactly as without races
+                return [self._move_event(state, seat, move, sig, now_ms)]
         wire = {k: (card(v) if k in ("give", "card", "take") else v) for k, v in move.items()}
         data: dict[str, Any] = {
             "race": race["id"],

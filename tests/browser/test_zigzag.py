@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_bot_table, sign_up
+from tests.browser.conftest import DESKTOP, PHONE, axe_violations, create_bot_table, screenshot, sign_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -294,7 +294,7 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     texts = describe_all(page, "zigzag", events, players)  # each language from a page loaded in it
     kinds = {e["kind"] for e in events}
     assert {"dealt", "tour_started", "timer", "opened", "exchanged", "passed", "signalled", "announced", "countered", "stopped",
-            "z_played", "hands_replaced", "reshuffled", "tour_ended", "manche_ended", "finished", "race_claimed", "race_settled"} <= kinds
+            "z_played", "hands_replaced", "reshuffled", "tour_ended", "manche_ended", "finished"} <= kinds
     for lang, lines in texts.items():
         assert len(lines) == len(events)
         for e, line in zip(events, lines, strict=True):
@@ -436,7 +436,7 @@ def test_scored_combinations_are_off_and_the_hand_class_is_beginner_help_only(pa
     assert RULES.view(state, 0)["hand_class"] is None
     expect(page.locator("[data-testid=hand-class]")).to_have_count(0)
     expect(page.locator(".zigzag-mine h3")).not_to_contain_text("ZIG")
-    page.screenshot(path="/tmp/zigzag-scored-buttons.png", full_page=True)
+    _look(page, "zigzag-scored-buttons")
     # with it: named
     hinted = open_all(table([ZIG_PINK, NONE_B, NONE_C, NONE_D], options={"hand_hint": True}))
     _mount(page, RULES.view(hinted, 0), players, seat=0, capture=True)
@@ -461,7 +461,7 @@ def test_a_take_being_judged_shows_its_card_contested(page: Any) -> None:
     _mount(page, RULES.view(state, 1), players, seat=1, capture=True)
     expect(page.locator(f"[data-testid=contested-{take}]")).to_have_text("judging…")
     expect(page.locator(f"[data-testid=centre-{take}]")).to_have_attribute("data-contested", "1")
-    page.screenshot(path="/tmp/zigzag-contested.png", full_page=True)
+    _look(page, "zigzag-contested")
     _mount(page, RULES.view(state, 2), players, seat=2, capture=True)
     expect(page.locator(f"[data-testid=contested-{take}]")).to_have_text("claimed")
     # seat 3 was faster (judged 1930): seat 1 is told, keeps its cards, the card goes to seat 3
@@ -473,3 +473,19 @@ def test_a_take_being_judged_shows_its_card_contested(page: Any) -> None:
     page.evaluate("([v, es]) => window.renderer.update(v, es)", [RULES.view(state, 1), [RULES.redact(e, 1) for e in settled]])
     expect(page.locator("[data-testid=feedback]")).to_contain_text("p3 was quicker")
     expect(page.locator("[data-testid^=contested-]")).to_have_count(0)
+    # the replay's sentences for a race's events
+    race_events = [dict(e, seq=i + 1, t_ms=2000) for i, e in enumerate([events[0], *settled]) if e["kind"].startswith("race_")]
+    lines = page.evaluate(
+        "async ([es, ps]) => { const m = await import('/static/games/zigzag/table.js'); return es.map((e) => m.describeEvent(e, 'en', ps)); }",
+        [race_events, players],
+    )
+    assert lines[0].startswith("p1 reaches for ") and lines[0].endswith("(1000 ms after it came).")
+    assert lines[-1].startswith("p3 wins the race for ") and lines[-1].endswith("(2 claims).")
+
+
+def _look(page: Any, name: str) -> None:
+    """Screenshots at desktop and phone size (test artefacts) and no serious axe violation at either."""
+    for size in (DESKTOP["viewport"], PHONE["viewport"]):
+        page.set_viewport_size(size)
+        screenshot(page, name)
+        assert not axe_violations(page), (name, size, axe_violations(page))

@@ -328,7 +328,7 @@ export function createRenderer(root, ctx) {
   }
   function startingNode(s) {
     const card = view.starting_cards && view.starting_cards[s];
-    const node = card ? cardNode(card) : el("div", { class: "zigzag-card zigzag-back", "aria-label": S.starting });
+    const node = card ? cardNode(card) : el("div", { class: "zigzag-card zigzag-back", role: "img", "aria-label": S.starting });
     node.classList.add("zigzag-starting");
     node.setAttribute("title", S.starting);
     node.append(el("span", { class: "zigzag-start-tag", text: S.startShort }));
@@ -376,7 +376,8 @@ export function createRenderer(root, ctx) {
   }
 
   function cardNode(card, opts = {}) {
-    const attrs = { class: "zigzag-card", "data-testid": opts.testid || null, tabindex: opts.onclick ? 0 : null, role: opts.onclick ? "button" : null };
+    // a card that is not a button is a labelled picture (an aria-label needs a role: axe aria-prohibited-attr)
+    const attrs = { class: "zigzag-card", "data-testid": opts.testid || null, tabindex: opts.onclick ? 0 : null, role: opts.onclick ? "button" : "img" };
     if (!card || card.hidden || card.id === undefined) {
       const back = el("div", { ...attrs, class: "zigzag-card zigzag-back", title: S.back, "aria-label": S.back });
       return back;

@@ -77,13 +77,14 @@ def test_races_are_the_takes_from_the_centre() -> None:
 
 def test_without_compensation_the_first_claim_wins_at_once_as_before() -> None:
     state = opened()
-    events, after = act(state, 1, swap(state, 1), now_ms=2000)
-    assert kinds(events) == ["race_claimed", "race_settled", "exchanged"]
-    c = events[0]["data"]["claim"]
-    assert (c["seat"], c["arrival_ms"], c["judged_ms"], c["reaction_ms"]) == (1, 2000, 2000, 1000)
-    assert events[1]["data"]["winner"] == 1 and events[1]["seat"] is None
+    plain = RULES.decide(state, 1, swap(state, 1), 2000, random.Random(0))
+    events, after = claim(state, 1, swap(state, 1), 2000, (0, 0, 0, 0))
+    assert events == plain and kinds(events) == ["exchanged"]  # the move alone: nothing to judge
     assert WANTED in after["hands"][1] and after["races"] == []
     refused(after, 2, swap(after, 2), 2001, "gone")  # the second taker, as today
+    # the same when the others' lines are slower than the claimer's: nobody could still be judged faster
+    events, _ = claim(state, 1, swap(state, 1), 2000, (30, 120, 60, 90))
+    assert kinds(events) == ["exchanged"]
 
 
 def test_claims_arriving_out_of_judged_order_are_settled_by_judged_time() -> None:
@@ -149,7 +150,16 @@ def test_every_seat_claimed_settles_at_once() -> None:
     assert WANTED in state["hands"][3]
 
 
-def test_ties_go_to_the_earlier_arrival_and_nobody_is_judged_before_the_card_was_there() -> None:
+def test_a_tie_in_judged_time_goes_to_the_earlier_arrival() -> None:
+    state = opened()
+    _, state = claim(state, 1, swap(state, 1), 2000, (0, 0, 50, 0))  # open until 2050
+    events, state = claim(state, 2, swap(state, 2), 2049, (0, 0, 49, 0))  # judged 2000 too
+    ranking = events[1]["data"]["ranking"]
+    assert [(c["seat"], c["judged_ms"]) for c in ranking] == [(1, 2000), (2, 2000)]
+    assert events[1]["data"]["winner"] == 1 and WANTED in state["hands"][1]
+
+
+def test_nobody_is_judged_before_the_card_was_in_the_centre() -> None:
     state = opened()
     comp = (0, 0, 500, 0)  # a round trip that would put the claim before the card came (1000)
     _, state = claim(state, 1, swap(state, 1), 1100, comp)
