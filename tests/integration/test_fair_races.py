@@ -8,9 +8,13 @@ its screen could show it, and both answer the server's pings as the browser
 does. The server knows nothing of the proxy: it measures the round trips.
 
 - inside the cap (60 ms each way, 120 ms round trip, lag_cap_ms 200), the far
-  player reacting 40 ms faster wins at least 9 of 10 races;
-- beyond the cap (150 ms each way, 300 ms round trip: 200 ms compensated),
-  the near player wins, 40 ms slower or not.
+  player reacting 60 ms faster wins at least 9 of 10 races;
+- beyond the cap (180 ms each way, 360 ms round trip: 200 ms compensated),
+  the near player wins, 60 ms slower or not.
+
+The margins (60 ms, and 100 ms beyond the cap) are well above what the
+scheduling of a loaded machine adds to one claim; the benchmark
+(`python -m tools.loadtest.races`) prints the closer cases.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from tools.loadtest.races import race_once
 
 pytestmark = [pytest.mark.processes, pytest.mark.services, needs_services, pytest.mark.timeout(400)]
 
-NEAR_MS, FAR_MS = 240.0, 200.0  # the far player reacts 40 ms faster
+NEAR_MS, FAR_MS = 260.0, 200.0  # the far player reacts 60 ms faster
 RACES = 10
 
 
@@ -36,14 +40,14 @@ def test_the_faster_reactor_wins_through_a_slow_line_inside_the_cap_and_the_near
         try:
             base, port = s.url(), s.ports[0]
             results = {}
-            for delay in (60, 150):
+            for delay in (60, 180):
                 with delayed(port, delay) as proxy:
                     tokens = (register(base, f"near{delay}"), register(base, f"far{delay}"))
                     results[delay] = asyncio.run(
                         race_once(base, s.ws(), f"ws://127.0.0.1:{proxy.port}", tokens, delay_ms=delay, lag_cap_ms=200,
                                   races=RACES, near_ms=NEAR_MS, far_ms=FAR_MS, timeout=150)
                     )
-            inside, beyond = results[60], results[150]
+            inside, beyond = results[60], results[180]
             assert inside.races >= RACES and beyond.races >= RACES, (inside, beyond)
             # The server measured the proxy's round trip itself (nobody told it): about 2 x 60 ms.
             assert inside.far_rtt_ms is not None and 110 <= inside.far_rtt_ms <= 200, inside

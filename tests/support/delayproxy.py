@@ -3,17 +3,25 @@
 `tc netem` needs network namespaces and privileges a CI runner may not give;
 this gives the same thing for one client: bytes read from either side are
 written to the other `delay_ms` later, in order (a line with latency and no
-loss, like a long but healthy internet path). It runs its own event loop in a
-thread so a synchronous test or benchmark can start it beside daphne.
+loss, like a long but healthy internet path). `delayed` runs it in a process
+of its own (an event loop in a thread of the clients' process would wait for
+their GIL and add jitter of its own).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class DelayProxy:
@@ -99,11 +107,37 @@ class DelayProxy:
             self.loop.close()
 
 
+@dataclass
+class ProxyProcess:
+    """The proxy in a process of its own: the clients' own work (and their GIL) cannot hold its bytes up."""
+
+    port: int
+    process: subprocess.Popen[str]
+
+
 @contextlib.contextmanager
-def delayed(target_port: int, delay_ms: float) -> Iterator[DelayProxy]:
+def delayed(target_port: int, delay_ms: float) -> Iterator[ProxyProcess]:
     """A proxy for the block: `proxy.port` reaches `target_port` with `delay_ms` each way."""
-    proxy = DelayProxy(target_port, delay_ms).start()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.delayproxy", str(target_port), str(delay_ms)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )
     try:
-        yield proxy
+        line = process.stdout.readline() if process.stdout else ""
+        if not line.strip().isdigit():
+            raise RuntimeError(f"the delay proxy did not start: {line!r}")
+        yield ProxyProcess(int(line), process)
     finally:
-        proxy.stop()
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+if __name__ == "__main__":  # python -m tests.support.delayproxy TARGET_PORT DELAY_MS: prints its port, runs until killed
+    proxy = DelayProxy(int(sys.argv[1]), float(sys.argv[2])).start()
+    print(proxy.port, flush=True)
+    signal.sigwait({signal.SIGTERM, signal.SIGINT})
+    proxy.stop()
