@@ -52,8 +52,11 @@ def _check_screen(page: Any, name: str, action: str | None = None) -> None:
     page.evaluate("() => window.scrollTo(0, 0)")
     screenshot(page, name)
     width, inner = sideways(page)
-    wide = page.evaluate(f"""() => [...document.querySelectorAll('body *')].filter((n) => n.getBoundingClientRect().right > {page.viewport_size['width']} + 1
-      && !n.closest('.topbar nav')).slice(0, 5).map((n) => n.tagName + '.' + n.className)""")
+    wide = page.evaluate(  # what sticks out, named in the failure message
+        "(w) => [...document.querySelectorAll('body *')].filter((n) => n.getBoundingClientRect().right > w + 1)"
+        ".slice(0, 5).map((n) => n.tagName + '.' + n.className)",
+        page.viewport_size["width"],
+    )
     assert width <= inner == page.viewport_size["width"], f"{name}: the page scrolls sideways ({width} > {inner}): {wide}"
     if action:
         box = first_screen_box(page, action)
@@ -236,3 +239,52 @@ def test_every_page_fits_the_screen_and_passes_axe(browser: Any, server: Any, si
         _check_screen(page, name)
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_zack_challenge_banner_overlays_the_table_without_moving_it(browser: Any, server: Any) -> None:
+    """A real challenge from a random match: the banner shows, the box and the buttons stay where they were."""
+    from games.testing import play_random
+    from games.zack.harness import HARNESS
+    from games.zack.rules import RULES
+
+    report = play_random(HARNESS, 3, 5, max_actions=3000, check=False)
+    state = None
+    found = None
+    for e in report.log:
+        before = state
+        state = RULES.fold(state, e)
+        if e["kind"] == "challenged" and before is not None:
+            found = (RULES.view(before, 0), RULES.view(state, 0), e)
+            break
+    assert found, "no challenge in this random match"
+    players = [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(3)]
+    for size in ("phone", "desktop"):
+        from tests.browser.conftest import PHONE
+
+        page = new_page(browser, server, **(PHONE if size == "phone" else DESKTOP))
+        page.goto("/")
+        moved = page.evaluate(
+            """async ([before, after, event, players]) => {
+              const link = document.createElement("link");
+              link.rel = "stylesheet"; link.href = "/static/games/zack/table.css";
+              document.head.append(link);
+              await new Promise((ok) => { link.onload = ok; link.onerror = ok; });
+              const root = document.createElement("div");
+              document.querySelector("main").replaceChildren(root);
+              const mod = await import("/static/games/zack/table.js");
+              const r = mod.createRenderer(root, { seat: 0, lang: "en", send: () => {}, players });
+              r.update(before, []);
+              r.update(after, []); // the same view with and without the event: only the banner differs
+              const where = () => ["[data-testid=box]", "[data-testid=controls]"].map((s) => document.querySelector(s).getBoundingClientRect().top);
+              const was = where();
+              r.update(after, [event]);
+              const banner = document.querySelector("[data-testid=banner]");
+              return { was, now: where(), shown: !banner.hidden && banner.textContent.length > 0 };
+            }""",
+            [found[0], found[1], found[2], players],
+        )
+        assert moved["shown"], f"{size}: the challenge banner did not show"
+        assert moved["was"] == moved["now"], f"{size}: the banner moved the table: {moved}"
+        screenshot(page, "zack-banner")
+        assert not page.errors, page.errors
+        page.context.close()
