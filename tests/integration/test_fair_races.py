@@ -50,7 +50,7 @@ def test_the_faster_reactor_wins_through_a_slow_line_inside_the_cap_and_the_near
             inside, beyond = results[60], results[180]
             assert inside.races >= RACES and beyond.races >= RACES, (inside, beyond)
             # The server measured the proxy's round trip itself (nobody told it): about 2 x 60 ms.
-            assert inside.far_rtt_ms is not None and 110 <= inside.far_rtt_ms <= 200, inside
+            assert inside.far_rtt_ms is not None and 110 <= inside.far_rtt_ms <= 250, inside
             assert inside.faster_won >= 9, inside
             assert beyond.races - beyond.faster_won >= 9, beyond  # the near player won those
         except BaseException:
