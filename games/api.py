@@ -72,6 +72,11 @@ class BotIn(serializers.Serializer):
     level = serializers.ChoiceField(choices=["easy", "normal", "hard"], required=False, default="normal")
 
 
+class PlayNowIn(serializers.Serializer):
+    game = serializers.CharField(max_length=20)
+    level = serializers.ChoiceField(choices=["easy", "normal", "hard"], required=False, default="normal")
+
+
 class TableListQuery(QuerySerializer):
     status = OneOfField(choices=["open", "playing", "finished"], required=False)
     game = serializers.CharField(required=False, max_length=20)
@@ -79,11 +84,6 @@ class TableListQuery(QuerySerializer):
 
 def _payload(table_id: int) -> dict[str, Any]:
     return selectors.table_payload(selectors.table_get(table_id=table_id))
-class PlayNowIn(serializers.Serializer):
-    game = serializers.CharField(max_length=20)
-    level = serializers.ChoiceField(choices=["easy", "normal", "hard"], required=False, default="normal")
-
-
 
 
 class GameListApi(PlatformApi):
