@@ -40,7 +40,7 @@ export function createRacePanel(anchor) {
           text: fmt("%(ms)s ms", { ms: c.reaction_ms }),
           title: fmt("reached the server at %(arrival)s ms, judged at %(judged)s ms (match time)", { arrival: c.arrival_ms, judged: c.judged_ms }) })));
     }
-    box.replaceChildren(head, " ", el("span", { class: "race-note", text: _("judged reaction times:") }), list);
+    box.replaceChildren(head, " · ", el("span", { class: "race-note", text: _("judged reaction times:") }), list);
     box.dataset.state = "settled";
     box.hidden = false;
     delete claims[data.race];
