@@ -293,6 +293,10 @@ LOGGING = {
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "3"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "10"))
 
+# Fair races (README "Fair races"): of each table's lag_cap_ms, this much is kept for settling and
+# delivering a race result, so that it reaches the screens within lag_cap_ms of the first claim.
+RACE_SETTLE_MARGIN_MS = int(os.environ.get("RACE_SETTLE_MARGIN_MS", "15"))
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-timers": {"task": "games.sweep_timers", "schedule": 5.0},
     "sweep-presence": {"task": "games.sweep_presence", "schedule": 5.0},

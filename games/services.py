@@ -17,6 +17,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -113,8 +114,6 @@ def table_create(
 
 def _open_tables_cap(host: User) -> None:
     """Refuse one more open table past the cap; the host's row is locked so a burst cannot all pass the count."""
-    from django.conf import settings
-
     User.objects.select_for_update().filter(pk=host.pk).first()
     cap = settings.MAX_OPEN_TABLES_PER_USER
     if Table.objects.filter(host=host, status=Table.Status.OPEN).count() >= cap:
@@ -476,8 +475,12 @@ def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None, receiv
     time counts from there, so the server's own queueing is nobody's loss.
     """
     lag_cap, round_trips = selectors.seat_round_trips(table_id=match.table_id) if match.table_id else (0, {})
-    comps = [compensation_ms(round_trips.get(s), lag_cap) for s in range(match.seats)]
     own = compensation_ms(rtt_ms, lag_cap)
+    # A race waits comp[s] - own after this claim; the result must reach the screens within
+    # lag_cap_ms, settlement and delivery included, so the wait keeps RACE_SETTLE_MARGIN_MS of
+    # the cap for them. Only a seat near the cap is cut, and only at the very edge of its window.
+    wait_limit = own + max(0, lag_cap - settings.RACE_SETTLE_MARGIN_MS)
+    comps = [min(compensation_ms(round_trips.get(s), lag_cap), wait_limit) for s in range(match.seats)]
     if 0 <= seat < len(comps):
         comps[seat] = own
     reached = now if received_ms is None else max(0, min(now, received_ms))
@@ -708,7 +711,6 @@ def _zombie_the_away(candidates: QuerySet[Seat]) -> int:
 
 
 def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
-    from django.conf import settings
     from django.core.cache import cache
 
     if not isinstance(text, str) or not text.strip():

@@ -164,6 +164,25 @@ def test_race_kinds_get_a_timing_from_the_measured_round_trips_and_others_none(r
 
 
 @pytestmark_db
+def test_a_full_window_keeps_the_settle_margin_of_the_cap_for_delivery(racey: Any, clock: Clock, settings: Any) -> None:
+    """A near claimer and a seat at the cap: the race waits cap - margin, so its result can reach the screens in time."""
+    settings.RACE_SETTLE_MARGIN_MS = 15
+    table, match, (a, b, c) = race_table(players=3)
+    presence.socket_open(table.pk, b.pk, "ch-b")
+    presence.socket_open(table.pk, c.pk, "ch-c")
+    services.presence_rtt_set(channel_name="ch-b", rtt_ms=190)  # within the margin's reach of the cap
+    services.presence_rtt_set(channel_name="ch-c", rtt_ms=50)  # far from it: waited for in full
+    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=4)
+    clock.advance(0.3)
+    services.action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=4)
+    claimed = events_of(match, "race_claimed")[0]["data"]
+    assert claimed["comp_ms"] == [4, 4 + 200 - 15, 50]
+    services.action_submit(match_id=match.pk, seat=1, action={"kind": "grab"}, action_id="g2", rtt_ms=190)
+    late = events_of(match, "race_claimed")[1]["data"]
+    assert late["comp_ms"][1] == 190 and late["claim"]["judged_ms"] == late["claim"]["arrival_ms"] - 190  # a claimer's own figure is never cut
+
+
+@pytestmark_db
 def test_a_client_cannot_claim_a_time_and_the_cap_off_judges_on_arrival(racey: Any) -> None:
     table, match, (a, b) = race_table(lag_cap_ms=0)
     presence.socket_open(table.pk, b.pk, "ch-b")
