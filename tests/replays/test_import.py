@@ -182,8 +182,17 @@ def test_import_command_says_what_is_wrong_with_the_file(tmp_path: Path) -> None
 # --- snapshots ----------------------------------------------------------------------------
 
 
+def long_bot_document(slug: str, events: int) -> dict[str, Any]:
+    """The first seed's bot match with more than `events` events (rule changes move match lengths)."""
+    for seed in range(50):
+        document = bot_document(slug, seed=seed)
+        if len(document["events"]) > events:
+            return document
+    raise AssertionError(f"no {slug} bot match of over {events} events in 50 seeds")
+
+
 def test_snapshots_write_fills_in_missing_snapshots_once() -> None:
-    match = match_import(document=bot_document("smackit", seed=0))
+    match = match_import(document=long_bot_document("smackit", 3 * SNAPSHOT_EVERY))
     assert match.seq > 3 * SNAPSHOT_EVERY
     Snapshot.objects.filter(match=match).delete()
     expected = match.seq // SNAPSHOT_EVERY
