@@ -41,8 +41,11 @@ def test_create_register_bots_start_and_see_standings_fill_in(page: Any, server:
     page.fill("[data-testid=bot-count]", "5")
     page.select_option("[data-testid=bot-level]", "hard")
     page.click("[data-testid=add-bots]")
-    page.wait_for_selector("[data-testid=player-bot-zack-hard-5]")
+    page.wait_for_selector("[data-testid=players] li >> nth=5")
     assert page.locator("[data-testid=players] li").count() == 6
+    bots = page.locator("[data-testid=players] li[data-testid$='-bot']")
+    assert bots.count() == 5  # five bot seats, five accounts with five persona names
+    assert len({bots.nth(i).get_attribute("data-testid") for i in range(5)}) == 5
     other.goto("/matches/")  # any page
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=t-status][data-status=running]")
