@@ -243,6 +243,7 @@ export function createRenderer(root, ctx) {
     const face = card ? card.face : "none";
     const node = h("div", { class: `smackit-card smackit-face-${face} smackit-${size}`, "data-testid": testid || null,
       "data-card-id": card ? card.id : null, "data-face": face });
+    if (card) node.setAttribute("role", "img"); // a labelled picture: axe forbids aria-label on a bare div
     if (!card) {
       node.append(h("span", { class: "smackit-muted", text: t.empty }));
     } else if (face === "number") {

@@ -302,7 +302,7 @@ export function createRenderer(root, ctx) {
       if (view.turn === row.seat && !view.finished) tags.append(h("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: `▶ ${t.turnTag}` }));
       node.append(tags);
       if (mine) {
-        const held = h("div", { class: "zack-held", "aria-label": t.held, title: t.held }, h("span", { class: "zack-held-label", text: t.held }));
+        const held = h("div", { class: "zack-held", title: t.held }, h("span", { class: "zack-held-label", text: t.held }));
         for (const c of row.challenge_colours || []) held.append(colourTag(c, "small"));
         node.append(held);
       }
