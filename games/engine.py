@@ -9,6 +9,7 @@ than the `now_ms` they are given.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -178,6 +179,15 @@ def race_settle_at(race: dict[str, Any]) -> int:
     return max([latest_arrival, *bounds])
 
 
+def is_int(value: Any) -> bool:
+    """A whole number that is not a bool (JSON gives both; only one is a seat or a time)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+TIMER = "timer"
+"""The one action kind only the system submits: `{"kind": "timer", "id": ...}`, seat None."""
+
+
 @runtime_checkable
 class Rules(Protocol):
     """The fixed protocol; see ARCHITECTURE.md "The rules interface"."""
@@ -211,12 +221,183 @@ class Rules(Protocol):
 
     def outcome(self, state: State) -> dict[str, Any] | None: ...
 
+    def view_all(self, state: State) -> dict[str, Any]: ...
+
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
+
 
 def fold_all(rules: Rules, events: list[Event], state: State = None) -> State:
     """A replay is a fold: the only way to get a state from a log."""
     for e in events:
         state = rules.fold(state, e)
     return state
+
+
+MoveFn = Callable[[Any, "Tx", "int | None", Action, int, random.Random, "Timing | None"], None]
+FoldFn = Callable[[Any, State, Event], State]
+
+
+class Tx:
+    """One decision: the events emitted so far, each folded at once so later steps see its effect.
+
+    `decide` never mutates the state it is given: `Tx.state` starts as that
+    state and moves on by folding, exactly as a replay would.
+    """
+
+    __slots__ = ("rules", "state", "events")
+
+    def __init__(self, rules: Rules, state: State) -> None:
+        self.rules = rules
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, e: Event) -> State:
+        self.events.append(e)
+        self.state = self.rules.fold(self.state, e)
+        return self.state
+
+    def extend(self, events: list[Event]) -> State:
+        for e in events:
+            self.emit(e)
+        return self.state
+
+
+class GameRules:
+    """The shared base of every `games/<slug>/rules.py` (boardgame.io's `moves`, scalachess's pure functions).
+
+    Why a base: the checks every action needs before the game looks at it
+    (is there a match, is it over, is the action an object with a kind, is
+    the time a whole number, is the seat real, are timers only the system's)
+    are the same in every game and must answer the same error codes, so they
+    live here once. A game supplies:
+
+    - `moves`: action kind -> `fn(self, tx, seat, action, now_ms, rng, timing)`.
+      It emits events into `tx` (or raises RuleError: the impossible only;
+      punished mistakes are moves). `"timer"` is the system's move (seat None).
+      `timing` is a checked `Timing` for kinds in `races`, else None.
+    - `folds`: event kind -> `fn(self, state, event) -> new state` (never
+      mutating the input). The first event of a log folds from `None`.
+    - `before_move(tx, seat, kind, now_ms, rng)`: what must happen before any
+      action, e.g. settling a race whose window closed (default: nothing).
+    - `legal_actions(state, seat)`, `view`, `view_all`, `redact`, `outcome`, `setup`.
+
+    The state vocabulary every game shares: `state["seats"]` (how many) and
+    `state["finished"]` (bool).
+    """
+
+    slug: str
+    name: str
+    min_seats: int
+    max_seats: int
+    teams: bool = False
+    options: dict[str, Option]
+    races: frozenset[str] = frozenset()
+    moves: dict[str, MoveFn] = {}
+    folds: dict[str, FoldFn] = {}
+
+    # ------------------------------------------------------------------ decide
+
+    def decide(
+        self,
+        state: State,
+        seat: int | None,
+        action: Action,
+        now_ms: int,
+        rng: random.Random,
+        *,
+        timing: Timing | None = None,
+    ) -> list[Event]:
+        """Turn one action into the facts it causes; RuleError (nothing changed) only for the impossible."""
+        kind = self.check_action(state, seat, action, now_ms)
+        if kind in self.races:
+            timing = self.check_timing(state, timing, now_ms)
+        else:
+            timing = None
+        tx = Tx(self, state)
+        self.before_move(tx, seat, kind, now_ms, rng)
+        if tx.state["finished"]:
+            if kind == TIMER:
+                return tx.events
+            raise RuleError("match_over", "the match is over")
+        self.moves[kind](self, tx, seat, action, now_ms, rng, timing)
+        return tx.events
+
+    def check_action(self, state: State, seat: int | None, action: Action, now_ms: int) -> str:
+        """The preamble of every decide, with the one set of error codes; returns the action's kind."""
+        if not isinstance(state, dict):
+            raise RuleError("bad_action", "there is no match to act in")
+        if state["finished"]:
+            raise RuleError("match_over", "the match is over")
+        if not isinstance(action, dict):
+            raise RuleError("bad_action", "an action is an object")
+        kind = action.get("kind")
+        if not isinstance(kind, str):
+            raise RuleError("bad_action", "an action needs a string kind")
+        if not is_int(now_ms):
+            raise RuleError("bad_action", "now_ms must be a whole number")
+        if kind not in self.moves:
+            raise RuleError("unknown_action", f"{self.name} has no action {kind[:40]!r}")
+        if kind == TIMER:
+            if seat is not None:
+                raise RuleError("bad_action", "only the system fires timers")
+            if not isinstance(action.get("id"), str):
+                raise RuleError("bad_action", "a timer needs a string id")
+            return kind
+        if seat is None:
+            raise RuleError("bad_action", "only timers act without a seat")
+        if not is_int(seat) or not 0 <= seat < state["seats"]:
+            raise RuleError("bad_action", "no such seat")
+        return kind
+
+    def check_timing(self, state: State, timing: Timing | None, now_ms: int) -> Timing:
+        """A race claim's timing: judged on arrival when none is given; a malformed one is refused."""
+        seats = state["seats"]
+        if timing is None:
+            return timing_at(now_ms, seats)
+        if (
+            not isinstance(timing, Timing)
+            or not is_int(timing.arrival_ms)
+            or not is_int(timing.judged_ms)
+            or timing.judged_ms > timing.arrival_ms
+            or len(timing.comp_ms) != seats
+            or not all(is_int(c) and c >= 0 for c in timing.comp_ms)
+        ):
+            raise RuleError("bad_action", "bad timing")
+        return timing
+
+    def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
+        """Hook run before every move (after the checks); games settle due races here."""
+
+    # -------------------------------------------------------------------- fold
+
+    def fold(self, state: State, e: Event) -> State:
+        """Apply one fact through the `folds` table; an unknown kind means a corrupt log."""
+        fn = self.folds.get(e["kind"])
+        if fn is None:
+            raise ValueError(f"{self.slug}: no fold for event {e['kind']!r}")
+        return fn(self, state, e)
+
+    # ---------------------------------------------------------------- reading
+
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
+        """Every action `seat` could submit now (OpenSpiel's LegalActions).
+
+        Listed: every move the rules accept, *including the mistakes the rules
+        punish* (a false challenge, a smack on the wrong card) because those
+        are moves. Not listed: what would raise RuleError, and timers (the
+        system's). The list depends only on what `view(state, seat)` shows,
+        names hidden cards only by position, and is [] for spectators (None)
+        and once the match is finished. The table UI enables exactly these,
+        the bots choose among them and random play draws from them.
+        """
+        raise NotImplementedError
+
+    def view_all(self, state: State) -> dict[str, Any]:
+        """The table with every hidden card face up: finished replays and tests."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        return None if state is None else state.get("outcome")
 
 
 @dataclass
