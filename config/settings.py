@@ -89,10 +89,20 @@ ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = "config.wsgi.application"
 
+
+def _game_dirs(kind: str) -> list[Path]:
+    """`games/<slug>/<kind>/` of every installed game: a game's renderer, styles and help page live in its own
+    folder, found by path (not by making each game an app: a game is rules plus files, with no models,
+    migrations or app config to carry). URLs and template names stay `games/<slug>/...`."""
+    from games.registry import INSTALLED  # pure: no Django imported
+
+    return [BASE_DIR / "games" / slug / kind for slug in INSTALLED]
+
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", *_game_dirs("templates")],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -150,7 +160,7 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [BASE_DIR / "static", *_game_dirs("static")]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

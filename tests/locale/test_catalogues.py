@@ -86,7 +86,7 @@ def _french_texts() -> list[tuple[str, str]]:
     for po in LOCALE.glob("fr/LC_MESSAGES/*.po"):
         for key, value in po_entries(po).items():
             out += [(f"{po.name}: {key}", v) for v in (value if isinstance(value, tuple) else (value,))]
-    for page in Path(settings.BASE_DIR, "templates", "games").glob("*/help.html"):
+    for page in Path(settings.BASE_DIR, "games").glob("*/templates/games/*/help.html"):
         with translation.override("fr"):
             text = render_to_string(f"games/{page.parent.name}/help.html")
         out += [(f"{page.parent.name}/help.html (fr):{n}", line) for n, line in enumerate(text.splitlines(), 1)]
@@ -108,9 +108,9 @@ def test_german_says_du_everywhere() -> None:
 
 
 def test_help_pages_are_one_template_per_game_translated_in_the_catalogue() -> None:
-    games = Path(settings.BASE_DIR, "templates", "games")
-    assert sorted(p.name for p in games.glob("*/help_*.html")) == []  # no per-language copies beside the .po files
-    for page in sorted(games.glob("*/help.html")):
+    games = Path(settings.BASE_DIR, "games")  # each game's help page lives in its folder
+    assert sorted(p.name for p in games.glob("*/templates/games/*/help_*.html")) == []  # no per-language copies
+    for page in sorted(games.glob("*/templates/games/*/help.html")):
         with translation.override("en"):
             english = render_to_string(f"games/{page.parent.name}/help.html")
         for lang in ("de", "fr"):
