@@ -14,7 +14,7 @@ from django.utils import translation
 from games.zwicker.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[3]
-JS = ROOT / "static" / "games" / "zwicker" / "table.js"
+JS = ROOT / "games" / "zwicker" / "static" / "games" / "zwicker" / "table.js"
 LANGS = ("de", "en", "fr")
 
 
