@@ -1,4 +1,5 @@
-// Small helpers shared by the platform pages: JSON calls with the session's CSRF token.
+// Small helpers shared by the platform pages: JSON calls with the session's CSRF token, socket URLs
+// (the DOM and word helpers are in kit.js).
 export function csrfToken() {
   const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
   return m ? decodeURIComponent(m[1]) : "";
@@ -21,18 +22,6 @@ export async function api(method, url, body) {
     throw err;
   }
   return data;
-}
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
 }
 
 export function wsUrl(path) {

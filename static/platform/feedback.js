@@ -3,10 +3,10 @@
 // a card landing and a pile changing hands, and the phone layout's folding seats panel.
 // table.js fires `cardtable:update` after the renderer drew a view; this module only listens and decorates,
 // so a failure here never stops play (every handler is guarded).
+import { el, fmt } from "./kit.js";
 
 const _ = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
-const interpolate = window.interpolate || ((fmt, args) => fmt.replace(/%s/g, () => String(args.shift())));
 
 const SOUND_KEY = "cardtables.sound";
 const NOTIFY_KEY = "cardtables.notify";
@@ -178,12 +178,8 @@ function setupSwitches() {
     });
   }
   if ("Notification" in window && sound) {
-    const bell = document.createElement("button");
-    bell.type = "button";
-    bell.className = "notify-toggle";
-    bell.dataset.testid = "notify-toggle";
-    bell.textContent = _("Notify me");
-    bell.title = _("Notify me when it is my turn and this tab is hidden");
+    const bell = el("button", { type: "button", class: "notify-toggle", "data-testid": "notify-toggle", text: _("Notify me"),
+      title: _("Notify me when it is my turn and this tab is hidden") });
     const show = () => bell.setAttribute("aria-pressed", store.get(NOTIFY_KEY) === "on" && Notification.permission === "granted" ? "true" : "false");
     show();
     bell.addEventListener("click", async () => {
@@ -228,16 +224,13 @@ function setupPanel() {
   const log = document.getElementById("chat-log");
   const summary = panel.querySelector("summary");
   if (!log || !summary) return;
-  const badge = document.createElement("span");
-  badge.className = "tag unread";
-  badge.dataset.testid = "chat-unread";
-  badge.hidden = true;
+  const badge = el("span", { class: "tag unread", "data-testid": "chat-unread", hidden: true });
   summary.append(badge);
   let unread = 0;
   new MutationObserver((records) => {
     if (panel.open) return;
     unread += records.reduce((n, r) => n + r.addedNodes.length, 0);
-    badge.textContent = interpolate(ngettext("%s new message", "%s new messages", unread), [unread]);
+    badge.textContent = fmt(ngettext("%s new message", "%s new messages", unread), [unread]);
     badge.hidden = unread === 0;
   }).observe(log, { childList: true });
   panel.addEventListener("toggle", () => { if (panel.open) { unread = 0; badge.hidden = true; } });

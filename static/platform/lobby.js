@@ -1,5 +1,7 @@
 // The lobby: a create form built from each game's option schema, and tables that update live.
-import { api, el, wsUrl } from "./api.js";
+import { api, wsUrl } from "./api.js";
+import { el } from "./kit.js";
+import { optionInput, readOptions } from "./options.js";
 
 const T = window.I18N;
 const games = JSON.parse(document.getElementById("games-data").textContent);
@@ -7,29 +9,6 @@ const bySlug = Object.fromEntries(games.map((g) => [g.slug, g]));
 const tables = new Map();
 for (const t of JSON.parse(document.getElementById("tables-data").textContent)) tables.set(t.id, t);
 for (const t of JSON.parse(document.getElementById("playing-data").textContent)) tables.set(t.id, t);
-
-function optionInput(name, spec) {
-  const id = `opt-${name}`;
-  let input;
-  if (spec.type === "bool") {
-    input = el("input", { type: "checkbox", id, name, "data-testid": id });
-    input.checked = !!spec.default;
-  } else if (spec.type === "int") {
-    input = el("input", { type: "number", id, name, value: spec.default, min: spec.min, max: spec.max, "data-testid": id });
-  } else if (spec.type === "choice") {
-    input = el("select", { id, name, "data-testid": id });
-    for (const c of spec.choices) {
-      const o = el("option", { value: JSON.stringify(c), text: String(c) });
-      if (c === spec.default) o.selected = true;
-      input.append(o);
-    }
-  } else {
-    return null;
-  }
-  input.dataset.type = spec.type;
-  return el("label", { class: spec.type === "bool" ? "check" : "", title: spec.help }, input, " ", spec.label || name.replaceAll("_", " "),
-    el("small", { text: spec.help ? ` — ${spec.help}` : "" }));
-}
 
 function buildOptions() {
   const slug = document.getElementById("create-game").value;
@@ -45,21 +24,6 @@ function buildOptions() {
   seats.min = game.min_seats;
   seats.max = game.max_seats;
   if (+seats.value < game.min_seats || +seats.value > game.max_seats) seats.value = game.min_seats <= 4 && 4 <= game.max_seats ? 4 : game.min_seats;
-}
-
-function readOptions() {
-  const slug = document.getElementById("create-game").value;
-  const out = {};
-  for (const [name, spec] of Object.entries(bySlug[slug].options)) {
-    const input = document.getElementById(`opt-${name}`);
-    if (!input) continue;
-    let value;
-    if (spec.type === "bool") value = input.checked;
-    else if (spec.type === "int") value = parseInt(input.value, 10);
-    else if (spec.type === "choice") value = JSON.parse(input.value);
-    if (value !== spec.default) out[name] = value;
-  }
-  return out;
 }
 
 function renderTables() {
@@ -108,7 +72,7 @@ if (form) {
         ranked: document.getElementById("create-ranked").checked,
         zombie_seconds: parseInt(document.getElementById("create-zombie-seconds").value, 10),
         lag_cap_ms: parseInt(document.getElementById("create-lag-cap-ms").value, 10),
-        options: readOptions(),
+        options: readOptions(bySlug[document.getElementById("create-game").value].options),
       });
       location.href = `/tables/${table.id}/`;
     } catch (e) {

@@ -1,16 +1,9 @@
 // The platform's race panel (PROTOCOL.md "Fair races"), the same for every game: drawn from the uniform
 // events `race_claimed` (a claim reached the server: "judging…") and `race_settled` (the winner and each
 // claimant's judged reaction time). The server judges; this only tells the players what it decided.
-import { el } from "./api.js";
+import { el, fill, seatName } from "./kit.js";
 
 const _ = (s) => window.gettext(s);
-const fmt = (s, named) => window.interpolate(_(s), named, true);
-
-// Who sits at `seat`, by name (the players list of the table payload).
-export function seatName(players, seat) {
-  const p = (players || []).find((x) => x.seat === seat);
-  return p ? p.username : fmt("seat %(n)s", { n: seat + 1 });
-}
 
 // A panel above the game: `update(events, players, mySeat)` after every events message, `reset()` for a new match.
 export function createRacePanel(anchor) {
@@ -21,7 +14,7 @@ export function createRacePanel(anchor) {
   function judging(raceId, players, mySeat) {
     const mine = claims[raceId].some((c) => c.seat === mySeat);
     const names = claims[raceId].map((c) => seatName(players, c.seat));
-    const text = mine ? _("Your claim is in: judging…") : fmt("%(names)s claimed: judging…", { names: names.join(", ") });
+    const text = mine ? _("Your claim is in: judging…") : fill(_("%(names)s claimed: judging…"), { names: names.join(", ") });
     box.replaceChildren(el("span", { class: "race-judging", "data-testid": "race-judging", text }));
     box.dataset.state = "judging";
     box.hidden = false;
@@ -31,14 +24,14 @@ export function createRacePanel(anchor) {
     const winner = data.winner;
     const head = winner === null || winner === undefined
       ? el("b", { text: _("Nobody won the race") })
-      : el("b", { "data-testid": "race-winner", text: winner === mySeat ? _("You won the race") : fmt("%(name)s won the race", { name: seatName(players, winner) }) });
+      : el("b", { "data-testid": "race-winner", text: winner === mySeat ? _("You won the race") : fill(_("%(name)s won the race"), { name: seatName(players, winner) }) });
     const list = el("ol", { class: "race-ranking", "data-testid": "race-ranking" });
     for (const c of data.ranking || []) {
       list.append(el("li", { "data-seat": c.seat },
         el("span", { class: "who", text: seatName(players, c.seat) }), " ",
         el("span", { class: "reaction", "data-testid": `race-reaction-${c.seat}`,
-          text: fmt("%(ms)s ms", { ms: c.reaction_ms }),
-          title: fmt("reached the server at %(arrival)s ms, judged at %(judged)s ms (match time)", { arrival: c.arrival_ms, judged: c.judged_ms }) })));
+          text: fill(_("%(ms)s ms"), { ms: c.reaction_ms }),
+          title: fill(_("reached the server at %(arrival)s ms, judged at %(judged)s ms (match time)"), { arrival: c.arrival_ms, judged: c.judged_ms }) })));
     }
     box.replaceChildren(head, " · ", el("span", { class: "race-note", text: _("judged reaction times:") }), list);
     box.dataset.state = "settled";

@@ -1,6 +1,7 @@
 // The live table page: seats and host controls, chat, and the socket that feeds the game renderer.
 // The socket keeps `lastSeq`; a gap in seqs asks the server to `sync`; a lost socket reconnects and syncs.
-import { api, el, wsUrl } from "./api.js";
+import { api, wsUrl } from "./api.js";
+import { el, fill } from "./kit.js";
 import { createRacePanel } from "./races.js";
 
 const C = window.TABLE_CONFIG;
@@ -57,7 +58,7 @@ function drawSeats() {
         // The round trip the server measured: what a race of this player is compensated by (up to the table's cap).
         item.append(" ", el("span", { class: "tag ping", "data-testid": `ping-${s}`,
           title: window.gettext("Round trip to the server, measured by the server"),
-          text: window.interpolate(window.gettext("ping %(ms)s ms"), { ms: p.rtt_ms }, true) }));
+          text: fill(window.gettext("ping %(ms)s ms"), { ms: p.rtt_ms }) }));
       }
     } else {
       item.append(el("span", { class: "empty", text: T.empty }));

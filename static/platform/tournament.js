@@ -1,6 +1,8 @@
 // Tournaments: the create form, the live tournament page, and — on every page of a signed-in
 // player — a notice when a tournament round seats them ("your table is ready").
-import { api, el, wsUrl } from "./api.js";
+import { api, wsUrl } from "./api.js";
+import { el } from "./kit.js";
+import { optionInput, readOptions } from "./options.js";
 
 const CFG = window.TOURNAMENT_CONFIG || { page: "any" };
 const LANG = (document.body.dataset.lang || "en").slice(0, 2);
@@ -50,26 +52,6 @@ if (document.querySelector("[data-testid=nav-profile]") && !window.__tournamentN
 
 // --- the create form ---------------------------------------------------------------------------
 
-function optionInput(name, spec) {
-  const id = `opt-${name}`;
-  let input;
-  if (spec.type === "bool") {
-    input = el("input", { type: "checkbox", id, "data-testid": id });
-    input.checked = !!spec.default;
-  } else if (spec.type === "int") {
-    input = el("input", { type: "number", id, value: spec.default, min: spec.min, max: spec.max, "data-testid": id });
-  } else if (spec.type === "choice") {
-    input = el("select", { id, "data-testid": id });
-    for (const c of spec.choices) {
-      const o = el("option", { value: JSON.stringify(c), text: String(c) });
-      if (c === spec.default) o.selected = true;
-      input.append(o);
-    }
-  } else return null;
-  return el("label", { class: spec.type === "bool" ? "check" : "", title: spec.help }, input, " ", name.replaceAll("_", " "),
-    el("small", { text: spec.help ? ` — ${spec.help}` : "" }));
-}
-
 function createPage() {
   const games = JSON.parse(document.getElementById("games-data").textContent);
   const bySlug = Object.fromEntries(games.map((g) => [g.slug, g]));
@@ -102,16 +84,7 @@ function createPage() {
   $("tournament-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const g = bySlug[$("t-game").value];
-    const options = {};
-    for (const [name, spec] of Object.entries(g.options)) {
-      const input = document.getElementById(`opt-${name}`);
-      if (!input) continue;
-      let v;
-      if (spec.type === "bool") v = input.checked;
-      else if (spec.type === "int") v = parseInt(input.value, 10);
-      else if (spec.type === "choice") v = JSON.parse(input.value);
-      if (v !== spec.default) options[name] = v;
-    }
+    const options = readOptions(g.options);
     const f = $("t-format").value;
     const body = {
       name: $("t-name").value, game: g.slug, format: f, table_size: parseInt($("t-table-size").value, 10), options,

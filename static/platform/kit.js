@@ -1,0 +1,96 @@
+// The front-end kit: the few helpers every page and every game's renderer shares. Plain ES module, no build step.
+//
+// DOM
+//   el(tag, attrs, ...children)   an HTML element. attrs: `text` sets textContent (untrusted text such as user
+//                                 names only ever goes in this way), `on<event>` a listener, `true` an empty
+//                                 attribute, null/undefined/false nothing; children: nodes or strings (null,
+//                                 undefined and false are skipped).
+//   svg(tag, attrs, ...children)  the same in the SVG namespace (icons, charts).
+//
+// Words: every word comes from Django's JavaScript catalogue (/jsi18n/, loaded by base.html before any module:
+// `gettext`, `ngettext`, `pgettext`, `interpolate` are globals). Write the English msgid in a literal
+// gettext("…") / ngettext("…", "…", n) call — that is what `manage.py makemessages -d djangojs` extracts —
+// usually in one table of a module's words, and fill the values in with:
+//   fill(text, values)            "{name}", "{0}" and "%(name)s" replaced from `values` (an object or an array);
+//                                 a missing value becomes "". `text` may be a function of `values`: a counted
+//                                 entry of a table, `(v) => ngettext("{n} card", "{n} cards", v.n)`, so that
+//                                 ngettext picks the plural form of the page's language.
+//   nt(one, many, n, values)      ngettext(one, many, n) filled, `n` included among the values.
+//   fmt(text, values)             interpolate() of Django's catalogue (%(name)s), for strings shared with templates.
+//
+// The renderer contract: static/games/<slug>/table.js (in games/<slug>/static/) exports
+//   createRenderer(root, ctx) -> { update(view, events, meta?), destroy() }
+//       ctx: { seat (null = spectator), send (null when watching: a replay or a spectator), players, lang }.
+//       `update` draws the whole table from the seat's view and shows the new events as feedback;
+//       `destroy` removes listeners and timers. The live table and the replay page drive it alike.
+//   describeEvent(event, players) -> string   one plain-text sentence for the replay's event list
+//                                             ("" lets the page say something generic).
+//   isImportant(event) -> bool                whether the replay's ★ buttons stop at this event.
+// The pages know no game's event kinds: they ask the renderer.
+//
+// Legal actions: a seat's view lists `legal`, the exact actions it may submit now (every move, the mistakes the
+// rules punish included; [] for spectators and finished matches). A control is enabled exactly when its action is
+// listed: legalOf(view, kind, match) / legalActions(view, kind, match).
+
+// --- DOM ---------------------------------------------------------------------------------------------
+
+function build(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
+}
+
+// --- words -------------------------------------------------------------------------------------------
+
+export function fill(text, values = {}) {
+  const v = values || {};
+  const s = typeof text === "function" ? text(v) : text;
+  return String(s ?? "").replace(/\{(\w+)\}|%\((\w+)\)s/g, (_, a, b) => String(v[a ?? b] ?? ""));
+}
+
+export function nt(one, many, n, values = {}) {
+  return fill(window.ngettext(one, many, n), { n, ...values });
+}
+
+export function fmt(text, values = {}) {
+  return window.interpolate(text, values, true);
+}
+
+// Who sits at `seat`, by name: the players list of the table payload; "Seat 1" for a seat nobody holds.
+export function seatName(players, seat) {
+  if (!Number.isInteger(seat)) return "?";
+  const p = (players || []).find((x) => x.seat === seat);
+  return p ? p.username : fill(window.gettext("Seat {n}"), { n: seat + 1 });
+}
+
+// --- legal actions -----------------------------------------------------------------------------------
+
+function matches(action, match) {
+  return Object.entries(match || {}).every(([k, want]) => JSON.stringify(action[k]) === JSON.stringify(want));
+}
+
+// The listed actions of `kind` whose fields equal `match`'s; null when the view lists none (a game that sends no
+// `legal` yet: the renderer keeps its own enabling).
+export function legalActions(view, kind, match = null) {
+  if (!view || !Array.isArray(view.legal)) return null;
+  return view.legal.filter((a) => a && a.kind === kind && matches(a, match));
+}
+
+// Whether an action of `kind` (with `match`'s fields) is legal now; `legacy` when the view lists no `legal`.
+export function legalOf(view, kind, match = null, legacy = true) {
+  const found = legalActions(view, kind, match);
+  return found === null ? !!legacy : found.length > 0;
+}
