@@ -6,5 +6,4 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
-    path("u/<str:username>/", views.profile, name="profile"),
 ]

@@ -1,4 +1,4 @@
-"""Pages: sign-up, log-in, log-out, profile. Thin: the work is in services."""
+"""Pages: sign-up, log-in, log-out. Thin: the work is in services. (The profile page is the stats app's.)"""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts import services
 from accounts.forms import SignUpForm, ThrottledLoginForm
-from accounts.selectors import user_by_name
 from accounts.throttling import SignupAddressThrottle, address_wait, wait_minutes
-from replays.selectors import match_list
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -62,17 +60,3 @@ class LogoutView(auth_views.LogoutView):
         if request.user.is_authenticated:
             services.token_revoke(user=request.user)
         return super().post(request, *args, **kwargs)
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    from games.models import MatchPlayer
-    from replays.stats_views import profile_games
-
-    player = user_by_name(username=username)
-    # The player's last 50 matches by id first: match_list(player=...) joins and DISTINCTs every match
-    # of the player (seconds for ten thousand matches).
-    ids = list(MatchPlayer.objects.filter(user=player).order_by("-match_id").values_list("match_id", flat=True)[:50])
-    matches = match_list().filter(pk__in=ids)
-    return render(
-        request, "accounts/profile.html", {"player": player, "matches": matches, "game_stats": profile_games(user=player)}
-    )

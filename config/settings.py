@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "replays",
+    "stats",
     "tournaments",
 ]
 

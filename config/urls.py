@@ -22,7 +22,7 @@ api_patterns = [
     path("me/", accounts_api.MeApi.as_view()),
     *games_api_urls,
     path("", include("replays.urls")),
-    path("", include("replays.stats_urls")),
+    path("", include("stats.urls")),
     path("", include("tournaments.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
@@ -40,7 +40,7 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     path("", include("accounts.urls")),
     path("", include("replays.page_urls")),
-    path("", include("replays.stats_page_urls")),
+    path("", include("stats.page_urls")),
     path("", include("tournaments.page_urls")),
     path("", include(games_page_urls)),
 ]

@@ -116,7 +116,7 @@ def run_jobs(clock: Clock | None = None, until_s: float | None = None, max_jobs:
             clock.advance(job.due_s - MANUAL.clock_s)
         MANUAL.clock_s = max(MANUAL.clock_s, job.due_s)
         task = names.get(job.name)
-        if task is None:  # a task another app registered by name (replays.match_finished, ...)
+        if task is None:  # a task another app registered by name (stats.match_finished, ...)
             from config.celery import app
 
             task = app.tasks[job.name]

@@ -25,12 +25,12 @@ log = logging.getLogger(__name__)
 def player_ratings(*, game: str, user_ids: list[int]) -> dict[int, float]:
     """The rating used as the last tie-break: the ratings' conservative `display` figure, else 0.
 
-    The one place that knows where ratings live (replays.models.Rating), so the
+    The one place that knows where ratings live (stats.models.Rating), so the
     tie-break is 0 for a player without a rating and for an installation
     without ratings.
     """
     try:
-        from replays.models import Rating
+        from stats.models import Rating
     except ImportError:
         return {}
     try:

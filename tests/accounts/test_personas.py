@@ -70,8 +70,8 @@ def test_a_ranked_match_of_three_bots_rates_three_bots() -> None:
     """The rating writes one row per account: three bots are three rated players, not one rated against itself."""
     from django.utils import timezone
 
-    from replays.models import Rating
-    from replays.stats_services import match_rating_apply
+    from stats.models import Rating
+    from stats.rating_services import match_rating_apply
 
     host = user("ann")
     table = services.table_create(host=host, game="tiny", seats=4, ranked=True)

@@ -179,7 +179,7 @@ def test_an_unknown_page_is_a_styled_404_and_the_favicon_is_served(browser: Any,
 
 def _rate(server: Stack, name: str, mu: float, sigma: float, matches: int, provisional: bool) -> None:
     server.manage("shell", "-c", (
-        "from accounts.models import User; from replays.models import Rating; from replays.ratings import display_of; "
+        "from accounts.models import User; from stats.models import Rating; from stats.ratings import display_of; "
         f"u = User.objects.get(username={name!r}); "
         f"Rating.objects.update_or_create(user=u, game='zwicker', defaults=dict(mu={mu}, sigma={sigma}, "
         f"display=display_of({mu}, {sigma}), rated_matches={matches}, provisional={provisional}))"

@@ -2,7 +2,7 @@
 
 The matches are real: a ranked ZACK! table of three bots (one account per level)
 created through the API with `sit: false` and rematched, played by the stack's Celery worker,
-rated and counted by the `replays.match_finished` task at each match's end.
+rated and counted by the `stats.match_finished` task at each match's end.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import bot_user, token_for
-from replays.models import Rating
+from stats.models import Rating
 from tests.games.factories import user
 from tournaments import selectors
 from tournaments.models import Entry, Tournament

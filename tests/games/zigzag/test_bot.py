@@ -12,7 +12,7 @@ from games.engine import BotContext, BotMove, Event, fold_all
 from games.testing import play_bots, redacted_history
 from games.zigzag.bot import BOT, LEVELS
 from games.zigzag.rules import ATTITUDES, RULES, partner_of, team_of
-from replays.stats import match_figures
+from stats.figures import match_figures
 from tests.games.zigzag.zigzag_helpers import (
     NONE_A,
     NONE_B,

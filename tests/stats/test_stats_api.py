@@ -6,8 +6,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from replays import ratings, stats_services
-from replays.models import Rating
+from stats import rating_services, ratings
+from stats import services as stats_services
+from stats.models import Rating
 from tests.games.factories import user
 from tests.replays.factories import finished_match
 
@@ -81,7 +82,7 @@ def test_history_is_thinned_keeping_the_last_point(client: Client) -> None:
     a, b = user("ada"), user("bea")
     for i in range(9):
         m = finished_match("zwicker", [a, b], [1 + i % 2, 2 - i % 2], minute=i)
-        stats_services.match_rating_apply(match_id=m.pk)
+        rating_services.match_rating_apply(match_id=m.pk)
     body = client.get("/api/stats/players/bea/?history=4").json()
     hist = body["games"]["zwicker"]["history"]
     assert len(hist) == 4 and hist[-1]["display"] == round(Rating.objects.get(user=b).display, 2)

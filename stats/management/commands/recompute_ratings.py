@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from replays.stats_services import ratings_recompute
+from stats.rating_services import ratings_recompute
 
 
 class Command(BaseCommand):

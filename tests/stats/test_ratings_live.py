@@ -13,9 +13,9 @@ from django.db import IntegrityError, transaction
 from accounts.services import bot_user
 from games import services
 from games.models import Match
-from replays import ratings, stats_services
-from replays.models import MatchStats, PlayerGameStats, Rating, RatingChange
-from replays.tasks import match_finished
+from stats import rating_services, ratings
+from stats.models import MatchStats, PlayerGameStats, Rating, RatingChange
+from stats.tasks import match_finished
 from tests.conftest import run_jobs
 from tests.games.factories import user
 from tests.replays.factories import finished_match
@@ -60,7 +60,7 @@ def test_casual_and_aborted_matches_change_no_rating(clock) -> None:
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
     assert PlayerGameStats.objects.get(user=bea, game="tiny").tally["played"] == 1  # statistics count casual play
     aborted = finished_match("zack", [ada, bea, user("cy")], [1, 2, 3], status=Match.Status.ABORTED)
-    assert stats_services.match_rating_apply(match_id=aborted.pk) is False
+    assert rating_services.match_rating_apply(match_id=aborted.pk) is False
     assert not RatingChange.objects.exists()
 
 
@@ -70,7 +70,7 @@ def test_applied_once_however_often_the_task_runs() -> None:
     match_finished(m.pk)
     first = snapshot()
     match_finished(m.pk)
-    assert stats_services.match_rating_apply(match_id=m.pk) is False
+    assert rating_services.match_rating_apply(match_id=m.pk) is False
     assert snapshot() == first
     assert RatingChange.objects.filter(match=m).count() == 3
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -82,7 +82,7 @@ def test_live_ratings_chain_match_after_match_like_openskill() -> None:
     m1 = finished_match("zack", [a, b, c], [1, 2, 3], minute=1)
     m2 = finished_match("zack", [c, d, a, b], [1, 2, 2, 4], minute=2)
     for m in (m1, m2):
-        stats_services.match_rating_apply(match_id=m.pk)
+        rating_services.match_rating_apply(match_id=m.pk)
     step1 = ratings.rate_match(accounts=[a.pk, b.pk, c.pk], ratings={}, places={0: 1, 1: 2, 2: 3}, teams=False)
     step2 = ratings.rate_match(accounts=[c.pk, d.pk, a.pk, b.pk], ratings=step1, places={0: 1, 1: 2, 2: 2, 3: 4}, teams=False)
     for u in (a, b, c, d):
@@ -127,7 +127,7 @@ def test_recompute_equals_live_even_when_matches_arrive_late(seed: int) -> None:
     if seed == 2:
         rng.shuffle(arrival)  # commits overtaken, imported old matches: the game re-rates from the late one
     for m in arrival:
-        stats_services.match_rating_apply(match_id=m.pk)
+        rating_services.match_rating_apply(match_id=m.pk)
     live = snapshot()
     assert len(live[1]) > 40 and {g for _, g, *_ in live[0]} == {"zack", "zigzag"}
     RatingChange.objects.all().delete()  # the recompute starts from the match records alone
@@ -138,7 +138,7 @@ def test_recompute_equals_live_even_when_matches_arrive_late(seed: int) -> None:
     assert rated == sum(1 for m in matches if m.ranked)
     assert snapshot() == live
     for m in arrival:  # nothing left to apply
-        assert stats_services.match_rating_apply(match_id=m.pk) is False
+        assert rating_services.match_rating_apply(match_id=m.pk) is False
     assert snapshot() == live
 
 
@@ -148,7 +148,7 @@ def test_in_order_arrivals_never_rewrite_history() -> None:
     ids_seen: list[int] = []
     for m in matches:
         before = set(RatingChange.objects.values_list("id", flat=True))
-        stats_services.match_rating_apply(match_id=m.pk)
+        rating_services.match_rating_apply(match_id=m.pk)
         after = set(RatingChange.objects.values_list("id", flat=True))
         assert before <= after  # appended only
         ids_seen.extend(sorted(after - before))

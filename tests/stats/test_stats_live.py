@@ -9,12 +9,12 @@ from django.core.management import call_command
 
 from accounts.services import bot_user
 from games.registry import get_bot, get_rules
-from games.testing import play_bots
-from replays import stats_services
-from replays.models import GameStats, MatchStats, PlayerGameStats
-from replays.stats import figures, match_figures, tally_add_seat, tally_empty
+from stats import services as stats_services
+from stats.figures import figures, match_figures, tally_add_seat, tally_empty
+from stats.models import GameStats, MatchStats, PlayerGameStats
 from tests.games.factories import user
 from tests.replays.factories import finished_match
+from tests.support.simulate import play_bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

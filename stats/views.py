@@ -1,4 +1,8 @@
-"""Pages: leaderboards, and the statistics part of a player's profile. Thin: selectors do the work."""
+"""Pages: leaderboards and a player's profile. Thin: selectors do the work.
+
+A game's own figures and their labels come from its `games/<slug>/stats.py`
+(`games.registry.get_stats`); the labels are English there and translated here.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,16 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.registry import public_slugs
-from replays import ratings, stats_selectors
-from replays.stats import GAME_FIGURES
+from accounts.selectors import user_by_name
+from games.models import MatchPlayer
+from games.registry import get_stats, public_slugs
+from replays.selectors import match_list
+from stats import ratings
+from stats import selectors as stats_selectors
 
 PAGE_SIZE = 50
 PROVISIONAL_SHOWN = 50
@@ -25,39 +33,6 @@ GENERAL_LABELS = {
     "average_events": _("Average match length (events)"),
     "average_seconds": _("Average match length (seconds)"),
 }
-
-FIGURE_LABELS = {
-    "reaction_median_ms": _("Median reaction time"),
-    "challenges_won_slow": _("Challenges won: too slow"),
-    "challenges_won_wrong_turn": _("Challenges won: wrong turn"),
-    "challenges_lost": _("Challenges lost"),
-    "challenged_caught_slow": _("Caught too slow"),
-    "challenged_caught_wrong_turn": _("Caught on a wrong turn"),
-    "challenged_survived": _("Challenges against you that failed"),
-    "out_of_turn_throws": _("Out-of-turn throws"),
-    "out_of_turn_caught": _("Out-of-turn throws caught"),
-    "colour_errors": _("Colour card errors"),
-    "average_final_total": _("Average final total"),
-    "calls_won": _("Zwicker calls won"),
-    "calls_lost": _("Zwicker calls lost"),
-    "snaps_right": _("Snaps right"),
-    "snaps_wrong": _("Snaps wrong"),
-    "snaps_taken_back": _("Snaps taken back"),
-    "powers_used": _("Powers used"),
-    "combinations_scored": _("Combinations scored"),
-    "announcements_correct": _("Correct announcements"),
-    "false_announcements": _("False announcements"),
-    "counters_confirmed": _("Counters confirmed"),
-    "counters_failed": _("Counters failed"),
-    "countered_against": _("Counters against your team confirmed"),
-    "signs_sent": _("Signs sent"),
-    "smacks_won": _("Smacks won"),
-    "smack_reaction_median_ms": _("Median smack reaction time"),
-    "false_smacks": _("False smacks"),
-    "late_smacks": _("Late smacks (taken back)"),
-    "challenge_rounds_won": _("Challenge rounds won"),
-}
-
 
 def _format(key: str, kind: str, value: Any) -> str:
     if value is None:
@@ -78,8 +53,10 @@ def figure_rows(game: str, fig: dict[str, Any], general: bool = True) -> list[di
         for key, label in GENERAL_LABELS.items():
             if key in fig:
                 rows.append({"key": key, "label": label, "value": _format(key, "", fig[key])})
-    for f in GAME_FIGURES.get(game, ()):
-        rows.append({"key": f.key, "label": FIGURE_LABELS.get(f.key, f.key), "value": _format(f.key, f.kind, fig.get(f.key))})
+    spec = get_stats(game)
+    for f in spec.figures:
+        label = gettext(spec.labels.get(f.key, f.key))
+        rows.append({"key": f.key, "label": label, "value": _format(f.key, f.kind, fig.get(f.key))})
     return rows
 
 
@@ -116,7 +93,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
                 "provisional": counts["rated_players"] - counts["established_players"],
             }
         )
-    return render(request, "replays/leaderboard_index.html", {"boards": boards})
+    return render(request, "stats/leaderboard_index.html", {"boards": boards})
 
 
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
@@ -128,7 +105,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     offset = (page.number - 1) * PAGE_SIZE
     return render(
         request,
-        "replays/leaderboard.html",
+        "stats/leaderboard.html",
         {
             "slug": slug,
             "name": stats_selectors.game_name(slug),
@@ -141,4 +118,16 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "game_rows": figure_rows(slug, game_stats, general=False),
             "game_stats": game_stats,
         },
+    )
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: per game rating, history and figures, then the last matches."""
+    player = user_by_name(username=username)
+    # The player's last 50 matches by id first: match_list(player=...) joins and DISTINCTs every match
+    # of the player (seconds for ten thousand matches).
+    ids = list(MatchPlayer.objects.filter(user=player).order_by("-match_id").values_list("match_id", flat=True)[:50])
+    matches = match_list().filter(pk__in=ids)
+    return render(
+        request, "stats/profile.html", {"player": player, "matches": matches, "game_stats": profile_games(user=player)}
     )

@@ -1,8 +1,8 @@
-"""Writes for ratings and statistics: applied once per match, rebuilt on demand.
+"""Writes for ratings: applied once per match, in one order, rebuilt on demand.
 
-The Celery task `replays.match_finished` (scheduled by the match-end hook)
-calls `match_finished_process`; the commands `recompute_ratings` and
-`recompute_stats` call `ratings_recompute` and `stats_recompute`.
+`stats.services.match_finished_process` (the Celery task `stats.match_finished`,
+scheduled by the match-end hook) calls `match_rating_apply`; the command
+`recompute_ratings` calls `ratings_recompute`.
 
 Ratings depend on order, so they are applied in one order everywhere: by the
 match's end (`ended_at`, then the match id). Every rating write of a game
@@ -10,8 +10,6 @@ holds that game's `RatingLedger` row. A match that ends after the last one
 applied is simply applied; one that arrives late (a commit overtaken by a
 later match, an imported old match) makes its game re-rate every match from
 it onwards. So the live figures always equal a recompute from the records.
-Statistics are sums and need no order; they are counted once per match
-under the game's `GameStats` row.
 """
 
 from __future__ import annotations
@@ -26,11 +24,10 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.models import Match, MatchEvent, MatchPlayer
+from games.models import Match, MatchPlayer
 from games.registry import get_rules
-from replays import ratings
-from replays.models import GameStats, MatchStats, PlayerGameStats, Rating, RatingChange, RatingLedger
-from replays.stats import MatchFigures, match_figures, tally_add_match, tally_add_seat, tally_empty
+from stats import ratings
+from stats.models import Rating, RatingChange, RatingLedger
 
 BATCH = 500
 
@@ -56,15 +53,6 @@ class Entry:
     rated_matches: int
 
 
-def match_finished_process(*, match_id: int) -> None:
-    """Everything that follows a match's end here: its ratings, then its statistics."""
-    match_rating_apply(match_id=match_id)
-    match_stats_record(match_id=match_id)
-
-
-# --- ratings ------------------------------------------------------------------------------
-
-
 def _teams(game: str) -> bool:
     try:
         return bool(getattr(get_rules(game), "teams", False))
@@ -80,13 +68,17 @@ def _ledger_lock(game: str) -> RatingLedger:
     return RatingLedger.objects.select_for_update().get(game=game)
 
 
+def players_by_seat(match_ids: list[int]) -> dict[int, dict[int, int]]:
+    """Per match id: the user id at each seat (one query for a batch of matches)."""
+    out: dict[int, dict[int, int]] = defaultdict(dict)
+    for mid, seat, uid in MatchPlayer.objects.filter(match_id__in=match_ids).values_list("match_id", "seat", "user_id"):
+        out[mid][seat] = uid
+    return out
+
+
 def _rated_matches(qs: Iterable[Match]) -> list[RatedMatch]:
     matches = list(qs)
-    seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for mid, seat, uid in MatchPlayer.objects.filter(match_id__in=[m.pk for m in matches]).values_list(
-        "match_id", "seat", "user_id"
-    ):
-        seats[mid][seat] = uid
+    seats = players_by_seat([m.pk for m in matches])
     out = []
     for m in matches:
         by_seat = seats[m.pk]
@@ -222,13 +214,13 @@ def _in_rating_order(qs: Any) -> Iterator[list[RatedMatch]]:
         yield sorted(_rated_matches(Match.objects.filter(pk__in=chunk)), key=lambda m: m.key)
 
 
-def _games(model_games: Iterable[str], game: str | None) -> list[str]:
+def games_to_recompute(model_games: Iterable[str], game: str | None) -> list[str]:
     return [game] if game else sorted(set(model_games))
 
 
 def ratings_recompute(*, game: str | None = None) -> dict[str, int]:
     """Every rating again from the match records, in order: returns rated matches per game."""
-    games = _games(
+    games = games_to_recompute(
         [*Match.objects.filter(_rateable()).values_list("game", flat=True).distinct(), *Rating.objects.values_list("game", flat=True).distinct()],
         game,
     )
@@ -255,93 +247,4 @@ def ratings_recompute(*, game: str | None = None) -> dict[str, int]:
             ledger.last_ended_at, ledger.last_match_id = last if last else (None, None)
             ledger.save(update_fields=["last_ended_at", "last_match_id"])
         done[g] = count
-    return done
-
-
-# --- statistics ---------------------------------------------------------------------------
-
-
-def _game_stats_lock(game: str) -> GameStats:
-    if not GameStats.objects.filter(game=game).update(game=F("game")):
-        GameStats.objects.get_or_create(game=game, defaults={"tally": tally_empty()})
-    return GameStats.objects.select_for_update().get(game=game)
-
-
-def _events_of(match_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    rows = MatchEvent.objects.filter(match_id__in=match_ids).order_by("match_id", "seq")
-    for row in rows.values("match_id", "seq", "t_ms", "kind", "seat", "data").iterator(chunk_size=5000):
-        out[row.pop("match_id")].append(row)
-    return out
-
-
-def _figures(match: Match, events: list[dict[str, Any]]) -> MatchFigures:
-    return match_figures(match.game, events, match.seats, match.outcome, match.options)
-
-
-def _players(match_ids: list[int]) -> dict[int, dict[int, int]]:
-    out: dict[int, dict[int, int]] = defaultdict(dict)
-    for mid, seat, uid in MatchPlayer.objects.filter(match_id__in=match_ids).values_list("match_id", "seat", "user_id"):
-        out[mid][seat] = uid
-    return out
-
-
-def match_stats_record(*, match_id: int) -> bool:
-    """Count one finished match into its players' and its game's statistics, once."""
-    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
-    if match is None:
-        return False
-    with transaction.atomic():
-        game_row = _game_stats_lock(match.game)
-        if MatchStats.objects.filter(match_id=match_id).exists():
-            return False
-        figures = _figures(match, _events_of([match.pk])[match.pk])
-        MatchStats.objects.create(match=match, game=match.game, figures=figures.as_json())
-        game_row.tally = tally_add_match(game_row.tally, figures)
-        game_row.save(update_fields=["tally"])
-        seats = _players([match.pk])[match.pk]
-        for user_id in sorted(set(seats.values())):
-            row, _ = PlayerGameStats.objects.get_or_create(user_id=user_id, game=match.game, defaults={"tally": tally_empty()})
-            for f in figures.per_seat:
-                if seats.get(f.seat) == user_id:
-                    tally_add_seat(row.tally, figures, f)
-            row.save(update_fields=["tally"])
-    return True
-
-
-def stats_recompute(*, game: str | None = None) -> dict[str, int]:
-    """Every statistic again from the event logs: returns matches counted per game."""
-    games = _games(
-        [*Match.objects.filter(status=Match.Status.FINISHED).values_list("game", flat=True).distinct(), *GameStats.objects.values_list("game", flat=True)],
-        game,
-    )
-    done: dict[str, int] = {}
-    for g in games:
-        with transaction.atomic():
-            game_row = _game_stats_lock(g)
-            MatchStats.objects.filter(game=g).delete()
-            PlayerGameStats.objects.filter(game=g).delete()
-            game_tally = tally_empty()
-            player_tallies: dict[int, dict[str, Any]] = {}
-            ids = list(Match.objects.filter(game=g, status=Match.Status.FINISHED).order_by("id").values_list("id", flat=True))
-            for i in range(0, len(ids), BATCH // 5):
-                chunk = ids[i : i + BATCH // 5]
-                events = _events_of(chunk)
-                players = _players(chunk)
-                rows = []
-                for match in Match.objects.filter(pk__in=chunk).order_by("id"):
-                    figures = _figures(match, events[match.pk])
-                    rows.append(MatchStats(match=match, game=g, figures=figures.as_json()))
-                    tally_add_match(game_tally, figures)
-                    for f in figures.per_seat:
-                        user_id = players[match.pk].get(f.seat)
-                        if user_id is not None:
-                            tally_add_seat(player_tallies.setdefault(user_id, tally_empty()), figures, f)
-                MatchStats.objects.bulk_create(rows)
-            PlayerGameStats.objects.bulk_create(
-                [PlayerGameStats(user_id=u, game=g, tally=t) for u, t in player_tallies.items()], batch_size=BATCH
-            )
-            game_row.tally = game_tally
-            game_row.save(update_fields=["tally"])
-        done[g] = len(ids)
     return done

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from replays.stats_services import stats_recompute
+from stats.services import stats_recompute
 
 
 class Command(BaseCommand):

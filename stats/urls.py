@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from replays import stats_api
+from stats import api as stats_api
 
 urlpatterns = [
     path("stats/players/<str:username>/", stats_api.PlayerStatsApi.as_view()),

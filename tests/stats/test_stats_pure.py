@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from games.registry import get_bot, get_rules
-from games.testing import play_bots
-from replays.stats import (
+from stats.figures import (
     figures,
     first_player,
     hist_mean,
@@ -18,6 +17,7 @@ from replays.stats import (
     tally_add_seat,
     tally_empty,
 )
+from tests.support.simulate import play_bots
 
 
 def log(*events: tuple[int, str, int | None, dict[str, Any]]) -> list[dict[str, Any]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from replays import ratings
-from replays.models import Rating
-from replays.stats_selectors import rating_payload
+from stats import ratings
+from stats.models import Rating
+from stats.selectors import rating_payload
 from tests.games.factories import user
 
 

@@ -7,8 +7,12 @@ updates of that game, and it remembers the last match applied.
 
 Statistics: `MatchStats` holds what one finished match's log says (unique per
 match: counted once); `PlayerGameStats` and `GameStats` hold the running
-tallies (see replays/stats.py). All of it can be rebuilt from the matches by
+tallies (see stats/figures.py). All of it can be rebuilt from the matches by
 `recompute_ratings` and `recompute_stats`.
+
+The models were born in the `replays` app and moved here with their tables:
+`db_table` keeps each table's name (and the constraints and indexes keep theirs),
+and the migrations `stats.0001` / `replays.0002` moved only Django's state.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        db_table = "replays_rating"
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
         indexes = [models.Index(fields=["game", "provisional", "-display", "user"], name="leaderboard_order")]
 
@@ -47,6 +52,7 @@ class RatingChange(models.Model):
     display = models.FloatField()
 
     class Meta:
+        db_table = "replays_ratingchange"
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="one_rating_change_per_match")]
         indexes = [
             models.Index(fields=["user", "game", "ended_at", "match"], name="rating_history"),
@@ -63,14 +69,22 @@ class RatingLedger(models.Model):
     last_match_id = models.BigIntegerField(null=True)
     updates = models.PositiveBigIntegerField(default=0)
 
+    class Meta:
+        db_table = "replays_ratingledger"
+
+
 
 class MatchStats(models.Model):
-    """What one finished match's log says (replays.stats.MatchFigures as JSON); its row marks it counted."""
+    """What one finished match's log says (stats.figures.MatchFigures as JSON); its row marks it counted."""
 
     match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="stats")
     game = models.CharField(max_length=20, db_index=True)
     figures = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "replays_matchstats"
+
 
 
 class PlayerGameStats(models.Model):
@@ -79,6 +93,7 @@ class PlayerGameStats(models.Model):
     tally = models.JSONField()
 
     class Meta:
+        db_table = "replays_playergamestats"
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_stats_row_per_game")]
 
 
@@ -87,3 +102,6 @@ class GameStats(models.Model):
 
     game = models.CharField(max_length=20, unique=True)
     tally = models.JSONField()
+
+    class Meta:
+        db_table = "replays_gamestats"

@@ -15,9 +15,9 @@ from django.db.models.functions import RowNumber
 from accounts.models import User
 from games.models import Match, MatchPlayer
 from games.registry import all_slugs, get_rules
-from replays import ratings
-from replays.models import GameStats, PlayerGameStats, Rating, RatingChange
-from replays.stats import figures, tally_empty
+from stats import ratings
+from stats.figures import figures, tally_empty
+from stats.models import GameStats, PlayerGameStats, Rating, RatingChange
 
 HISTORY_POINTS = 200
 LEADERBOARD_LIMIT = 100
@@ -71,11 +71,6 @@ def rank_of(row: Rating) -> int | None:
         Q(display__gt=row.display) | Q(display=row.display, user_id__lt=row.user_id)
     )
     return better.count() + 1
-
-
-def rating_of(*, user: User, game: str) -> dict[str, Any] | None:
-    """A player's rating in one game (tournament tie-breaks use `display`)."""
-    return rating_payload(Rating.objects.filter(user=user, game=game).first())
 
 
 def rating_history(*, user: User, game: str, points: int = HISTORY_POINTS) -> list[dict[str, Any]]:

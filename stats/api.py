@@ -12,7 +12,7 @@ from accounts.models import User
 from config.query import QuerySerializer, WholeNumberField, query_params
 from games import errors
 from games.api import PlatformApi
-from replays import stats_selectors
+from stats import selectors as stats_selectors
 
 
 # The query parameters (config/query.py: a bad one is a 400 `bad_<name>` naming it). A `limit` or

@@ -4,7 +4,7 @@ Builds (once; `--rebuild` to redo) two data sets in the configured database:
 
 - a player, `bench-star`, with `--matches` (10,000) finished ranked ZACK!
   matches of four seats against a pool of opponents. Their event logs are
-  real bot matches (games.testing.play_bots), a few dozen distinct deals
+  real bot matches (tools.sim.play_bots), a few dozen distinct deals
   reused, stored as ordinary matches; the statistics and ratings are then
   built by the real `stats_recompute` and `ratings_recompute` (both timed).
 - `--players` (100,000) rated players of Zwicker (users and ratings written
@@ -33,9 +33,10 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Match, MatchEvent, MatchPlayer
 from games.registry import get_bot, get_rules
-from games.testing import play_bots
-from replays import ratings, stats_services
-from replays.models import MatchStats, PlayerGameStats, Rating, RatingChange
+from stats import rating_services, ratings
+from stats import services as stats_services
+from stats.models import MatchStats, PlayerGameStats, Rating, RatingChange
+from tools.sim import play_bots
 
 TARGET_MS = 100
 STAR = "bench-star"
@@ -99,7 +100,7 @@ class Command(BaseCommand):
                 Match.objects.filter(pk__in=ids[i : i + BATCH]).delete()
         User.objects.filter(username__startswith="bench-").delete()
         stats_services.stats_recompute(game="zack")
-        stats_services.ratings_recompute(game="zack")
+        rating_services.ratings_recompute(game="zack")
         self.stdout.write(f"deleted the bench data in {time.perf_counter() - start:.1f} s")
 
     def _build_matches(self, count: int, logs: int) -> None:
@@ -144,7 +145,7 @@ class Command(BaseCommand):
         done = stats_services.stats_recompute(game="zack")["zack"]
         self.stdout.write(f"recompute_stats zack: {done} matches in {time.perf_counter() - t:.1f} s")
         t = time.perf_counter()
-        done = stats_services.ratings_recompute(game="zack")["zack"]
+        done = rating_services.ratings_recompute(game="zack")["zack"]
         self.stdout.write(f"recompute_ratings zack: {done} matches in {time.perf_counter() - t:.1f} s")
 
     def _build_leaderboard(self, count: int, have: int) -> None:

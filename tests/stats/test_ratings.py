@@ -7,8 +7,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from replays import ratings
-from replays.ratings import Rating, places_of, rate_match
+from stats import ratings
+from stats.ratings import Rating, places_of, rate_match
 
 OPENSKILL = PlackettLuce()
 
