@@ -87,6 +87,7 @@ class TableSocket:
     reconnects: int = 0
     resyncs: int = 0
     messages: int = 0
+    pings: int = 0  # server pings answered with a pong
     errors_seen: list[dict[str, Any]] = field(default_factory=list)
     chats: list[dict[str, Any]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
@@ -181,7 +182,11 @@ class TableSocket:
         msg = json.loads(raw)
         self.messages += 1
         kind = msg.get("type")
-        if kind == "hello":
+        if kind == "ping":
+            # PROTOCOL "Fair races": answer at once, so the server holds this player's round trip.
+            self.pings += 1
+            asyncio.get_running_loop().create_task(self._send({"type": "pong", "n": msg.get("n")}))
+        elif kind == "hello":
             self._hello(msg)
         elif kind == "events":
             self._events(msg, at)
