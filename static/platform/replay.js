@@ -1,7 +1,7 @@
 // The replay viewer: the live table's renderer fed by the replay API.
 // A position k means "after event k"; views come from /state/?at=k (the server
 // folds from the nearest snapshot), events from /timeline/ for the perspective.
-import { el } from "./api.js";
+import { el, fill, seatName as seatNameOf } from "./kit.js";
 
 const C = window.REPLAY_CONFIG;
 const T = C.i18n;
@@ -18,103 +18,30 @@ const persp = document.getElementById("perspective");
 const copyBtn = document.getElementById("btn-copy");
 
 // --- words for events ------------------------------------------------------------
-// The game's renderer may export describeEvent(event, lang, players); these words
-// are the fallback: every kind the installed games log, in the page's language
-// (djangojs catalogue), and any other kind humanised ("slapped_wrong" → "slapped wrong").
-// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
-// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
-// The fallback words below are English msgids; entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
-const WORDS = {
+// The game's renderer says what its events mean (describeEvent) and which ones the ★ buttons stop at
+// (isImportant); this page knows only the platform's own kinds: the fair races (the same two events in every
+// game), the end of a match, and an event the perspective hides. Every word comes from the djangojs catalogue.
+const W = {
   hidden: gettext("Hidden event"),
-  seat: gettext("Seat {n}"),
   nobody: gettext("nobody"),
   and: gettext(" and "),
   finished: (v) => ngettext("Match over: {who} won.", "Match over: {who} won.", v.count),
   finishedNone: gettext("Match over."),
   timer: gettext("Timer: {s} s."),
-  right: gettext("right"),
-  wrong: gettext("wrong"),
-  first: gettext("first"),
-  late: gettext("too late"),
-  correct: gettext("correct"),
-  falseClaim: gettext("false"),
-  confirmed: gettext("confirmed"),
-  failed: gettext("failed"),
-  // Fair races (the same two events in every game): why a race went the way it did.
   raceClaimed: gettext("{who} claimed the race: reached the server at {arrival} ms, judged at {judged} ms (reaction {reaction} ms)."),
   raceSettled: gettext("{who} won the race ({ranking})."),
   raceSettledNone: gettext("The race is over: nobody won."),
   raceEntry: gettext("{who} {reaction} ms"),
-  kinds: {
-    dealt: gettext("Cards dealt."),
-    turn: gettext("{who}'s turn."),
-    reshuffled: gettext("Pile reshuffled."),
-    revealed: gettext("All cards revealed."),
-    thrown: gettext("{who} threw a card."),
-    thrownOot: gettext("{who} threw a card out of turn."),
-    challenged: gettext("{who} challenged"),
-    colour_thrown: gettext("{who} threw the colour card."),
-    colours_passed: gettext("Colour cards passed on."),
-    returned: gettext("{who}'s card was returned."),
-    chosen: gettext("{who} chose."),
-    peeked: gettext("{who} looked at a card."),
-    drawn: gettext("{who} drew a card."),
-    used: gettext("{who} used a power."),
-    replaced: gettext("{who} replaced a card."),
-    snapped: gettext("{who} snapped."),
-    snap_wrong: gettext("{who} snapped wrongly."),
-    snap_taken_back: gettext("{who}'s snap was taken back."),
-    swapped: gettext("{who} swapped cards."),
-    took_discard: gettext("{who} took the discard."),
-    discarded: gettext("{who} discarded a card."),
-    called: gettext("{who} called Zwicker!"),
-    kept: gettext("{who} kept the cards."),
-    turn_timeout: gettext("{who}'s time ran out."),
-    tour_started: gettext("A new round begins."),
-    tour_ended: gettext("The round ends."),
-    opened: gettext("{who} opened."),
-    stopped: gettext("{who} played a STOP."),
-    z_played: gettext("{who} played a Z."),
-    passed: gettext("{who} passed."),
-    signalled: gettext("{who} made a sign."),
-    exchanged: gettext("{who} exchanged a card."),
-    announced: gettext("{who} announced"),
-    countered: gettext("{who} countered"),
-    manche_ended: gettext("The hand is over."),
-    hands_replaced: gettext("Hands replaced."),
-    flipped: gettext("{who} flipped a card."),
-    smacked: gettext("{who} smacked"),
-    pile_won: gettext("{who} won the pile."),
-    challenge_started: gettext("{who} started a challenge."),
-    challenge_restarted: gettext("{who} restarted the challenge."),
-    challenge_ended: gettext("The challenge is over."),
-    forfeited: gettext("{who} forfeited a card."),
-    out: gettext("{who} is out of cards."),
-  },
 };
-const W = WORDS;
-// Kinds worth jumping to: challenges, smacks, snaps, announcements and what follows them.
-const IMPORTANT_KINDS = new Set([
-  "challenged", "colour_thrown", "returned", "colours_passed", "snapped", "snap_wrong", "snap_taken_back", "called",
-  "smacked", "pile_won", "challenge_started", "challenge_restarted", "forfeited", "out", "announced", "countered",
-  "stopped", "z_played", "hands_replaced", "manche_ended", "finished", "race_settled",
-]);
-const IMPORTANT_WORDS = /challeng|smack|snap|announc|counter|call|finish|wrong/;
+const PLATFORM_IMPORTANT = new Set(["finished", "race_settled"]);
 
 function isImportant(e) {
   if (!e.kind) return false;
-  if (e.kind === "thrown") return e.data?.out_of_turn === true;
-  return IMPORTANT_KINDS.has(e.kind) || IMPORTANT_WORDS.test(e.kind);
+  if (PLATFORM_IMPORTANT.has(e.kind)) return true;
+  try { return typeof mod.isImportant === "function" && mod.isImportant(e) === true; } catch (err) { return false; }
 }
 
-function fill(text, values) {
-  return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] ?? ""));
-}
-
-function seatName(seat) {
-  const p = players.find((x) => x.seat === seat);
-  return p ? p.username : fill(W.seat, { n: seat + 1 }); // seats read from 1 (the protocol counts from 0)
-}
+const seatName = (seat) => seatNameOf(players, seat); // seats read from 1 (the protocol counts from 0)
 
 function humanise(kind) {
   const words = kind.replaceAll("_", " ").trim();
@@ -125,7 +52,7 @@ function names(seats) {
   return seats.length ? seats.map(seatName).join(W.and) : W.nobody;
 }
 
-// Words for one event, in the page's language, whatever its game.
+// The platform's words for an event, whatever its game: races, the end, a timer, else the kind in words.
 function describeGeneric(e) {
   if (!e.kind) return W.hidden;
   const d = e.data || {};
@@ -133,7 +60,7 @@ function describeGeneric(e) {
   if (e.kind === "finished") {
     const winners = d.outcome?.winners || (Number.isInteger(d.winner) ? [d.winner] : []);
     if (!winners.length) return W.finishedNone;
-    return fill(W.finished({ count: winners.length }), { who: names(winners) });
+    return fill(W.finished, { count: winners.length, who: names(winners) });
   }
   if (e.kind === "race_claimed") {
     const c = d.claim || {};
@@ -145,29 +72,14 @@ function describeGeneric(e) {
     return fill(W.raceSettled, { who: seatName(d.winner), ranking });
   }
   if (e.kind === "timer") return fill(W.timer, { s: Number.isFinite(d.due_ms - e.t_ms) ? Math.round((d.due_ms - e.t_ms) / 1000) : "?" });
-  if (e.kind === "thrown" && d.out_of_turn === true) return fill(W.kinds.thrownOot, { who });
-  const phrase = W.kinds[e.kind];
-  if (!phrase) return who ? `${who}: ${humanise(e.kind).toLowerCase()}` : humanise(e.kind);
-  let text = fill(phrase, { who });
-  // Phrases without a full stop take the verdict the event carries.
-  if (!/[.!]$/.test(text)) {
-    let verdict = "";
-    if (e.kind === "challenged") {
-      verdict = d.result === "success" ? W.right : d.result ? W.wrong : "";
-      if (Number.isInteger(d.target_seat)) text += ` ${seatName(d.target_seat)}`;
-    } else if (e.kind === "smacked") verdict = d.result === "win" ? W.first : d.result === "false" ? W.wrong : d.result ? W.late : "";
-    else if (e.kind === "announced") verdict = d.correct === true ? W.correct : d.correct === false ? W.falseClaim : "";
-    else if (e.kind === "countered") verdict = d.confirmed === true ? W.confirmed : d.confirmed === false ? W.failed : "";
-    text += verdict ? ` — ${verdict}.` : ".";
-  }
-  return text;
+  return who ? `${who}: ${humanise(e.kind).toLowerCase()}` : humanise(e.kind);
 }
 
 function describe(e) {
   if (e.kind === "race_claimed" || e.kind === "race_settled") return describeGeneric(e); // the platform's words for every game
   if (e.kind && typeof mod.describeEvent === "function") {
     try {
-      const text = mod.describeEvent(e, lang, players);
+      const text = mod.describeEvent(e, players);
       if (text) return text;
     } catch (err) { /* the generic words below */ }
   }

@@ -243,11 +243,10 @@ def test_every_page_fits_the_screen_and_passes_axe(browser: Any, server: Any, si
 
 def test_zack_challenge_banner_overlays_the_table_without_moving_it(browser: Any, server: Any) -> None:
     """A real challenge from a random match: the banner shows, the box and the buttons stay where they were."""
-    from games.testing import play_random
-    from games.zack.harness import HARNESS
     from games.zack.rules import RULES
+    from tests.support.simulate import harness_of, play_random
 
-    report = play_random(HARNESS, 3, 5, max_actions=3000, check=False)
+    report = play_random(harness_of("zack"), 3, 5, max_actions=3000, check=False)
     state = None
     found = None
     for e in report.log:

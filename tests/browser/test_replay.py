@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.registry import get_bot, get_rules
-from games.testing import play_bots
 from replays.selectors import export_document
 from tests.integration.stack import Stack, api, register
+from tests.support.simulate import play_bots
 
 pytestmark = [pytest.mark.browser]
 
@@ -94,23 +94,24 @@ def test_play_pause_slider_and_perspective(page: Any, bot_match: int) -> None:
     assert position(page) == dragged_to and page.locator("[data-testid=perspective]").input_value() == "spectator"
 
 
-# The viewer's own words, used when a renderer has no describeEvent (or it fails): platform cases of every game.
+# The viewer's own words, used when a renderer has no describeEvent (or it fails): the platform's kinds only
+# (races, timers, the end); a game's kind is the renderer's to describe, here it is only humanised.
 GENERIC_EVENTS = [
     {"seq": 1, "t_ms": 0},  # hidden from this perspective
-    {"seq": 2, "t_ms": 0, "kind": "dealt", "seat": None, "data": {}},
+    {"seq": 2, "t_ms": 0, "kind": "timer", "seat": None, "data": {"id": "t", "due_ms": 5000}},
     {"seq": 3, "t_ms": 10, "kind": "slapped_wrong", "seat": 1, "data": {}},  # a kind no game knows: humanised
     {"seq": 4, "t_ms": 10, "kind": "table_tilted", "seat": None, "data": {}},
     {"seq": 5, "t_ms": 20, "kind": "passed", "seat": 7, "data": {}},  # a seat without a player: its number, read from 1
-    {"seq": 6, "t_ms": 20, "kind": "smacked", "seat": 0, "data": {"result": "win"}},
+    {"seq": 6, "t_ms": 20, "kind": "race_settled", "seat": None, "data": {"winner": 0, "ranking": [{"seat": 0, "reaction_ms": 120}]}},
     {"seq": 7, "t_ms": 30, "kind": "finished", "seat": None, "data": {"outcome": {"winners": [0, 2]}}},
 ]
 GENERIC = {
-    "en": ["Hidden event", "Cards dealt.", "{normal}: slapped wrong", "Table tilted", "Seat 8 passed.",
-           "{hard} smacked — first.", "Match over: {hard} and {easy} won."],
-    "de": ["Verdecktes Ereignis", "Karten ausgeteilt.", "{normal}: slapped wrong", "Table tilted", "Platz 8 passt.",
-           "{hard} haut drauf — am schnellsten.", "Partie beendet: {hard} und {easy} gewinnen."],
-    "fr": ["Événement caché", "Cartes distribuées.", "{normal}: slapped wrong", "Table tilted", "Place 8 passe.",
-           "{hard} tape — en premier.", "Partie terminée : {hard} et {easy} gagnent."],
+    "en": ["Hidden event", "Timer: 5 s.", "{normal}: slapped wrong", "Table tilted", "Seat 8: passed",
+           "{hard} won the race ({hard} 120 ms).", "Match over: {hard} and {easy} won."],
+    "de": ["Verdecktes Ereignis", "Timer: 5 s.", "{normal}: slapped wrong", "Table tilted", "Platz 8: passed",
+           "{hard} hat das Rennen gewonnen ({hard} 120 ms).", "Partie beendet: {hard} und {easy} gewinnen."],
+    "fr": ["Événement caché", "Minuteur : 5 s.", "{normal}: slapped wrong", "Table tilted", "Place 8: passed",
+           "{hard} a gagné la course ({hard} 120 ms).", "Partie terminée : {hard} et {easy} gagnent."],
 }
 
 

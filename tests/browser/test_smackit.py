@@ -78,12 +78,11 @@ def test_flip_with_space_smack_a_smack_card_and_win_the_pile(page: Any) -> None:
 
 
 def test_replay_everything_view_shows_what_each_pile_flips_next(page: Any) -> None:
-    from games.smackit.harness import HARNESS
     from games.smackit.rules import RULES
-    from games.testing import play_random
     from tests.browser.test_zack import describe_all, mount_renderer
+    from tests.support.simulate import harness_of, play_random
 
-    report = play_random(HARNESS, 3, 5, max_actions=600, check=False)
+    report = play_random(harness_of("smackit"), 3, 5, max_actions=600, check=False)
     state = None
     chosen = None
     for k, e in enumerate(report.log):

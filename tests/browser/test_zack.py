@@ -101,7 +101,7 @@ def describe_all(page: Any, slug: str, events: list[dict[str, Any]], players: li
         out[lang] = page.evaluate(
             """async ([slug, events, players, lang]) => {
               const mod = await import(`/static/games/${slug}/table.js`);
-              return events.map((e) => mod.describeEvent(e, lang, players));
+              return events.map((e) => mod.describeEvent(e, players));
             }""",
             [slug, events, players, lang],
         )
@@ -110,11 +110,10 @@ def describe_all(page: Any, slug: str, events: list[dict[str, Any]], players: li
 
 
 def test_replay_everything_view_shows_piles_turn_and_out_of_turn_cards(page: Any) -> None:
-    from games.testing import play_random
-    from games.zack.harness import HARNESS
     from games.zack.rules import RULES
+    from tests.support.simulate import harness_of, play_random
 
-    report = play_random(HARNESS, 4, 7, max_actions=3000, options={"stop_cards": True}, check=False)
+    report = play_random(harness_of("zack"), 4, 7, max_actions=3000, options={"stop_cards": True}, check=False)
     assert report.finished
     state = None
     chosen = None

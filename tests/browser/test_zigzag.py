@@ -237,11 +237,10 @@ def _mount(page: Any, view: dict[str, Any], players: list[dict[str, Any]], seat:
 
 
 def test_replay_everything_view_and_event_sentences(page: Any) -> None:
-    from games.testing import play_random
-    from games.zigzag.harness import HARNESS
     from games.zigzag.rules import RULES
+    from tests.support.simulate import harness_of, play_random
 
-    report = play_random(HARNESS, 4, 23, max_actions=3000, options={"signals_seen": True}, check=False)
+    report = play_random(harness_of("zigzag"), 4, 23, max_actions=3000, options={"signals_seen": True}, check=False)
     assert report.finished
     state = None
     chosen = None
@@ -476,7 +475,7 @@ def test_a_take_being_judged_shows_its_card_contested(page: Any) -> None:
     # the replay's sentences for a race's events
     race_events = [dict(e, seq=i + 1, t_ms=2000) for i, e in enumerate([events[0], *settled]) if e["kind"].startswith("race_")]
     lines = page.evaluate(
-        "async ([es, ps]) => { const m = await import('/static/games/zigzag/table.js'); return es.map((e) => m.describeEvent(e, 'en', ps)); }",
+        "async ([es, ps]) => { const m = await import('/static/games/zigzag/table.js'); return es.map((e) => m.describeEvent(e, ps)); }",
         [race_events, players],
     )
     assert lines[0].startswith("p1 reaches for ") and lines[0].endswith("(1000 ms after it came).")

@@ -161,12 +161,11 @@ def test_the_create_form_sets_how_long_a_player_may_be_away(page: Any) -> None:
 
 
 def test_replay_everything_view_turns_every_card_up(page: Any) -> None:
-    from games.testing import play_random
-    from games.zwicker.harness import HARNESS
     from games.zwicker.rules import RULES
     from tests.browser.test_zack import describe_all, mount_renderer
+    from tests.support.simulate import harness_of, play_random
 
-    report = play_random(HARNESS, 3, 11, max_actions=400, check=False)
+    report = play_random(harness_of("zwicker"), 3, 11, max_actions=400, check=False)
     state = None
     chosen = None
     for k, e in enumerate(report.log):

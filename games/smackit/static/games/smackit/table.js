@@ -1,9 +1,9 @@
 // Smack It! live table renderer: draws the whole table from a `view`, shows events as transient feedback.
 // Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
 
-// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
-// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
-// Entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
+// The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
+import { el, fill, legalOf, seatName, svg } from "../../platform/kit.js";
+
 const STRINGS = {
   flip: gettext("Flip"),
   smack: gettext("Smack!"),
@@ -68,26 +68,6 @@ const STRINGS = {
 // Okabe-Ito colours (colour-blind safe) plus a distinct symbol per seat.
 const SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 const SEAT_SYMBOLS = ["●", "▲", "■", "◆", "★", "✚"];
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = String(value);
-    else if (key === "onclick") node.addEventListener("click", value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
-  for (const child of children) node.append(child);
-  return node;
-}
 
 function handIcon() {
   // a flat hand over a bull's-eye: the Smack it! card
@@ -104,19 +84,14 @@ function boltIcon() {
     svg("path", { d: "M23 3 L9 23 L18 23 L15 37 L31 15 L21 15 Z", fill: "currentColor" }));
 }
 
-function fill(t, key, values) {
-  const text = typeof t[key] === "function" ? t[key](values || {}) : t[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
-}
-
 function cardLabel(t, card) {
   if (!card) return "?";
-  if (card.face === "number") return fill(t, "number", { n: card.value });
+  if (card.face === "number") return fill(t.number, { n: card.value });
   return card.face === "challenge" ? t.challengeCard : t.smackIt;
 }
 
 function countCards(t, n) {
-  return fill(t, "cards", { n });
+  return fill(t.cards, { n });
 }
 
 // What one event means, in one sentence (shared by the live feedback and the replay's event list).
@@ -124,30 +99,30 @@ function sentence(t, e, name) {
   const d = e.data || {};
   switch (e.kind) {
     case "smacked":
-      if (d.result === "win") return { text: fill(t, "smackWon", { name: name(e.seat), ms: d.reaction_ms }), tone: "good" };
-      if (d.result === "ignored") return { text: fill(t, "smackLate", { name: name(e.seat), ms: d.behind_ms }), tone: "info" };
-      return { text: fill(t, "smackFalse", { name: name(e.seat) }), tone: "bad" };
+      if (d.result === "win") return { text: fill(t.smackWon, { name: name(e.seat), ms: d.reaction_ms }), tone: "good" };
+      if (d.result === "ignored") return { text: fill(t.smackLate, { name: name(e.seat), ms: d.behind_ms }), tone: "info" };
+      return { text: fill(t.smackFalse, { name: name(e.seat) }), tone: "bad" };
     case "forfeited":
-      return { text: fill(t, "forfeit", { name: name(e.seat) }), tone: "bad" };
+      return { text: fill(t.forfeit, { name: name(e.seat) }), tone: "bad" };
     case "pile_won": {
       const n = (d.cards || []).length;
-      if (d.removed) return { text: fill(t, "pileRemoved", { name: name(e.seat), n }), tone: "info" };
+      if (d.removed) return { text: fill(t.pileRemoved, { name: name(e.seat), n }), tone: "info" };
       if (d.by === "challenge") {
         const values = (d.cards || []).filter((c) => c.face === "number").map((c) => c.value);
-        return { text: fill(t, "pileWonChallenge", { name: name(e.seat), n, value: values.length ? Math.max(...values) : "?" }), tone: "good" };
+        return { text: fill(t.pileWonChallenge, { name: name(e.seat), n, value: values.length ? Math.max(...values) : "?" }), tone: "good" };
       }
-      return { text: fill(t, "pileWon", { name: name(e.seat), n }), tone: "good" };
+      return { text: fill(t.pileWon, { name: name(e.seat), n }), tone: "good" };
     }
     case "challenge_started":
-      return { text: fill(t, "challengeStart", { name: name(d.by) }), tone: "info" };
+      return { text: fill(t.challengeStart, { name: name(d.by) }), tone: "info" };
     case "challenge_restarted":
-      return { text: fill(t, "challengeRestart", { name: name(d.by) }), tone: "info" };
+      return { text: fill(t.challengeRestart, { name: name(d.by) }), tone: "info" };
     case "challenge_ended":
       return { text: t.challengeEnd, tone: "info" };
     case "out":
-      return { text: fill(t, d.for_good ? "isOutForGood" : "isOut", { name: name(e.seat) }), tone: "bad" };
+      return { text: fill(d.for_good ? t.isOutForGood : t.isOut, { name: name(e.seat) }), tone: "bad" };
     case "flipped":
-      return d.auto ? { text: fill(t, "autoFlipped", { name: name(e.seat) }), tone: "info" } : null;
+      return d.auto ? { text: fill(t.autoFlipped, { name: name(e.seat) }), tone: "info" } : null;
     case "finished":
       return { text: d.reason === "time_limit" ? t.timeLimit : t.finished, tone: "info" };
     default:
@@ -155,36 +130,39 @@ function sentence(t, e, name) {
   }
 }
 
+// The replay's ★ stops: smacks, piles changing hands, challenges, forfeits, a player out.
+const IMPORTANT = new Set(["smacked", "pile_won", "challenge_started", "challenge_restarted", "challenge_ended", "forfeited", "out"]);
+
+export function isImportant(event) {
+  return IMPORTANT.has(event.kind);
+}
+
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
-export function describeEvent(event, lang, players) {
+export function describeEvent(event, players) {
   const t = STRINGS;
   const d = (event && event.data) || {};
-  const name = (seat) => {
-    if (seat === null || seat === undefined) return "?";
-    const p = (players || []).find((x) => x.seat === seat);
-    return p ? p.username : fill(t, "seat", { n: seat + 1 });
-  };
+  const name = (seat) => seatName(players, seat);
   switch (event.kind) {
     case "dealt": {
       const sizes = Array.isArray(d.sizes) ? d.sizes : (d.piles || []).map((p) => (Array.isArray(p) ? p.length : 0));
-      return fill(t, "evDealt", { n: sizes.reduce((a, b) => a + b, 0), p: sizes.length || d.seats });
+      return fill(t.evDealt, { n: sizes.reduce((a, b) => a + b, 0), p: sizes.length || d.seats });
     }
     case "flipped": {
-      const text = fill(t, "evFlipped", { name: name(event.seat), card: cardLabel(t, d.card) });
-      return d.auto ? `${fill(t, "autoFlipped", { name: name(event.seat) })}: ${text}` : text;
+      const text = fill(t.evFlipped, { name: name(event.seat), card: cardLabel(t, d.card) });
+      return d.auto ? `${fill(t.autoFlipped, { name: name(event.seat) })}: ${text}` : text;
     }
     case "forfeited":
-      return fill(t, "evForfeit", { name: name(event.seat), card: cardLabel(t, d.card) });
+      return fill(t.evForfeit, { name: name(event.seat), card: cardLabel(t, d.card) });
     case "turn":
-      return fill(t, "evTurn", { name: name(d.next) });
+      return fill(t.evTurn, { name: name(d.next) });
     case "timer":
-      if (d.id === "limit") return fill(t, "evLimit", { m: Math.round(Number(d.due_ms) / 60000) });
-      if (String(d.id).startsWith("race:")) return fill(t, "evRaceTimer", { ms: Math.max(0, Number(d.due_ms) - Number(event.t_ms || 0)) });
-      return fill(t, "evFlipTimer", { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
+      if (d.id === "limit") return fill(t.evLimit, { m: Math.round(Number(d.due_ms) / 60000) });
+      if (String(d.id).startsWith("race:")) return fill(t.evRaceTimer, { ms: Math.max(0, Number(d.due_ms) - Number(event.t_ms || 0)) });
+      return fill(t.evFlipTimer, { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
     case "finished": {
       const winners = ((d.outcome && d.outcome.winners) || []).map(name).join(", ");
       const head = d.reason === "time_limit" ? `${t.finished} — ${t.timeLimit}` : t.finished;
-      return winners ? `${head}. ${fill(t, "winner", { names: winners })}.` : `${head}.`;
+      return winners ? `${head}. ${fill(t.winner, { names: winners })}.` : `${head}.`;
     }
     default: {
       const item = sentence(t, event, name);
@@ -196,35 +174,35 @@ export function describeEvent(event, lang, players) {
 
 export function createRenderer(root, ctx) {
   const t = STRINGS;
-  const fmt = (key, values) => fill(t, key, values);
+  const fmt = (key, values) => fill(t[key], values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
   let clockOffset = null; // Date.now() - match ms, estimated from event times
   let feedback = [];
   let flash = null;
 
-  const frame = h("div", { class: "smackit", "data-testid": "smackit-table" });
-  const statusLine = h("div", { class: "smackit-status", "data-testid": "status", role: "status", "aria-live": "polite" });
-  const seatsRow = h("ol", { class: "smackit-seats", "data-testid": "seats" });
-  const centreBox = h("section", { class: "smackit-centre", "data-testid": "centre" });
-  const challengeBox = h("section", { class: "smackit-challenge", "data-testid": "challenge" });
-  const controls = h("div", { class: "smackit-controls" });
-  const feedbackBox = h("ul", { class: "smackit-feedback", "data-testid": "feedback", "aria-live": "polite" });
-  const timerLine = h("div", { class: "smackit-timer", "data-testid": "timer" });
-  const outcomeBox = h("section", { class: "smackit-outcome", "data-testid": "outcome" });
+  const frame = el("div", { class: "smackit", "data-testid": "smackit-table" });
+  const statusLine = el("div", { class: "smackit-status", "data-testid": "status", role: "status", "aria-live": "polite" });
+  const seatsRow = el("ol", { class: "smackit-seats", "data-testid": "seats" });
+  const centreBox = el("section", { class: "smackit-centre", "data-testid": "centre" });
+  const challengeBox = el("section", { class: "smackit-challenge", "data-testid": "challenge" });
+  const controls = el("div", { class: "smackit-controls" });
+  const feedbackBox = el("ul", { class: "smackit-feedback", "data-testid": "feedback", "aria-live": "polite" });
+  const timerLine = el("div", { class: "smackit-timer", "data-testid": "timer" });
+  const outcomeBox = el("section", { class: "smackit-outcome", "data-testid": "outcome" });
 
   let flipButton = null;
   let smackButton = null;
   if (ctx.send) {
-    flipButton = h("button", { type: "button", class: "smackit-flip-button", "data-testid": "flip", onclick: doFlip },
-      h("span", { text: t.flip }), h("small", { text: t.flipKey }));
-    smackButton = h("button", { type: "button", class: "smackit-smack-button", "data-testid": "smack", onclick: doSmack },
-      handIcon(), h("span", { text: t.smack }), h("small", { text: t.smackKey }));
+    flipButton = el("button", { type: "button", class: "smackit-flip-button", "data-testid": "flip", onclick: doFlip },
+      el("span", { text: t.flip }), el("small", { text: t.flipKey }));
+    smackButton = el("button", { type: "button", class: "smackit-smack-button", "data-testid": "smack", onclick: doSmack },
+      handIcon(), el("span", { text: t.smack }), el("small", { text: t.smackKey }));
     controls.append(flipButton, smackButton);
   } else {
-    controls.append(h("p", { class: "smackit-muted", text: t.spectator }));
+    controls.append(el("p", { class: "smackit-muted", text: t.spectator }));
   }
-  frame.append(statusLine, seatsRow, h("div", { class: "smackit-board" }, centreBox, challengeBox), controls, timerLine, feedbackBox, outcomeBox);
+  frame.append(statusLine, seatsRow, el("div", { class: "smackit-board" }, centreBox, challengeBox), controls, timerLine, feedbackBox, outcomeBox);
   root.append(frame);
 
   function name(seat) {
@@ -235,26 +213,26 @@ export function createRenderer(root, ctx) {
   }
 
   function seatBadge(seat) {
-    const badge = h("span", { class: "smackit-badge", style: `--seat:${SEAT_COLOURS[seat % 6]}`, "aria-hidden": "true", text: SEAT_SYMBOLS[seat % 6] });
-    return h("span", { class: "smackit-who" }, badge, h("span", { text: name(seat) }));
+    const badge = el("span", { class: "smackit-badge", style: `--seat:${SEAT_COLOURS[seat % 6]}`, "aria-hidden": "true", text: SEAT_SYMBOLS[seat % 6] });
+    return el("span", { class: "smackit-who" }, badge, el("span", { text: name(seat) }));
   }
 
   function cardNode(card, size, testid) {
     const face = card ? card.face : "none";
-    const node = h("div", { class: `smackit-card smackit-face-${face} smackit-${size}`, "data-testid": testid || null,
+    const node = el("div", { class: `smackit-card smackit-face-${face} smackit-${size}`, "data-testid": testid || null,
       "data-card-id": card ? card.id : null, "data-face": face });
     if (card) node.setAttribute("role", "img"); // a labelled picture: axe forbids aria-label on a bare div
     if (!card) {
-      node.append(h("span", { class: "smackit-muted", text: t.empty }));
+      node.append(el("span", { class: "smackit-muted", text: t.empty }));
     } else if (face === "number") {
       node.setAttribute("aria-label", fmt("number", { n: card.value }));
-      node.append(h("span", { class: "smackit-corner", text: card.value }), h("span", { class: "smackit-value", text: card.value }));
+      node.append(el("span", { class: "smackit-corner", text: card.value }), el("span", { class: "smackit-value", text: card.value }));
     } else if (face === "challenge") {
       node.setAttribute("aria-label", t.challengeCard);
-      node.append(boltIcon(), h("span", { class: "smackit-label", text: t.challengeCard }));
+      node.append(boltIcon(), el("span", { class: "smackit-label", text: t.challengeCard }));
     } else {
       node.setAttribute("aria-label", t.smackIt);
-      node.append(handIcon(), h("span", { class: "smackit-label", text: t.smackIt }));
+      node.append(handIcon(), el("span", { class: "smackit-label", text: t.smackIt }));
     }
     return node;
   }
@@ -274,8 +252,13 @@ export function createRenderer(root, ctx) {
     return racePending() && (view.race.claims || []).some((c) => c.seat === ctx.seat);
   }
 
+  // Enabled exactly when the view lists the action as legal (a game not sending `legal` yet: the old rules of thumb).
   function canFlip() {
-    return !!(view && !view.finished && view.turn === ctx.seat && ctx.seat !== null && !smackPending());
+    return !!view && legalOf(view, "flip", null, !view.finished && view.turn === ctx.seat && ctx.seat !== null && !smackPending());
+  }
+
+  function canSmack() {
+    return !!view && legalOf(view, "smack", null, !view.finished && !(view.out_for_good || []).includes(ctx.seat) && !myClaimPending());
   }
 
   function doFlip() {
@@ -284,7 +267,7 @@ export function createRenderer(root, ctx) {
   }
 
   function doSmack() {
-    if (!ctx.send || !view || view.finished || (view.out_for_good || []).includes(ctx.seat) || myClaimPending()) return;
+    if (!ctx.send || !canSmack()) return;
     ctx.send({ kind: "smack" });
     frame.classList.remove("smackit-pulse");
     void frame.offsetWidth; // restart the animation
@@ -332,15 +315,15 @@ export function createRenderer(root, ctx) {
       if (view.turn === s) classes.push("smackit-turn");
       if (outs.has(s)) classes.push("smackit-out");
       if (s === ctx.seat) classes.push("smackit-me");
-      const li = h("li", { class: classes.join(" "), "data-testid": `seat-${s}`, style: `--seat:${SEAT_COLOURS[s % 6]}` },
+      const li = el("li", { class: classes.join(" "), "data-testid": `seat-${s}`, style: `--seat:${SEAT_COLOURS[s % 6]}` },
         seatBadge(s),
-        h("span", { class: "smackit-pile", "data-testid": `pile-${s}`, "data-count": count }, h("span", { class: "smackit-back", "aria-hidden": "true" }),
-          h("span", { text: countCards(t, count) })));
+        el("span", { class: "smackit-pile", "data-testid": `pile-${s}`, "data-count": count }, el("span", { class: "smackit-back", "aria-hidden": "true" }),
+          el("span", { text: countCards(t, count) })));
       // a replay's "everything" view: the card this pile flips next, and the special cards it holds
       if (view.pile_tops && view.pile_tops[s]) li.append(nextCard(s));
-      if (gone.has(s)) li.append(h("span", { class: "smackit-tag smackit-tag-bad", text: t.outForGood }));
-      else if (outs.has(s)) li.append(h("span", { class: "smackit-tag", text: t.out }));
-      if (view.turn === s) li.append(h("span", { class: "smackit-tag smackit-tag-turn", "data-testid": "turn-marker", text: `▶ ${t.toFlip}` }));
+      if (gone.has(s)) li.append(el("span", { class: "smackit-tag smackit-tag-bad", text: t.outForGood }));
+      else if (outs.has(s)) li.append(el("span", { class: "smackit-tag", text: t.out }));
+      if (view.turn === s) li.append(el("span", { class: "smackit-tag smackit-tag-turn", "data-testid": "turn-marker", text: `▶ ${t.toFlip}` }));
       seatsRow.append(li);
     }
   }
@@ -348,37 +331,37 @@ export function createRenderer(root, ctx) {
   function nextCard(s) {
     const pile = (view.reveal && view.reveal.piles && view.reveal.piles[s]) || [];
     const top = view.pile_tops[s];
-    const box = h("span", { class: "smackit-next", "data-testid": `next-${s}`,
+    const box = el("span", { class: "smackit-next", "data-testid": `next-${s}`,
       title: fmt("pileHolds", { name: name(s), n: view.piles[s], card: cardLabel(t, top) }) },
-    h("span", { class: "smackit-muted", text: `${t.next}:` }), cardNode(top, "mini"));
+    el("span", { class: "smackit-muted", text: `${t.next}:` }), cardNode(top, "mini"));
     const challenges = pile.filter((c) => c.face === "challenge").length;
     const smacks = pile.filter((c) => c.face === "smack").length;
-    if (challenges) box.append(h("span", { class: "smackit-tag smackit-tag-challenge", title: t.challengeCard }, boltIcon(), h("span", { text: `×${challenges}` })));
-    if (smacks) box.append(h("span", { class: "smackit-tag smackit-tag-smack", title: t.smackIt }, handIcon(), h("span", { text: `×${smacks}` })));
+    if (challenges) box.append(el("span", { class: "smackit-tag smackit-tag-challenge", title: t.challengeCard }, boltIcon(), el("span", { text: `×${challenges}` })));
+    if (smacks) box.append(el("span", { class: "smackit-tag smackit-tag-smack", title: t.smackIt }, handIcon(), el("span", { text: `×${smacks}` })));
     return box;
   }
 
   function drawCentre() {
     const c = view.centre;
-    centreBox.replaceChildren(h("h3", { text: t.centre }));
+    centreBox.replaceChildren(el("h3", { text: t.centre }));
     const top = cardNode(c.top, "large", "centre-top");
     if (racePending()) top.classList.add("smackit-contested");
     if (flash && Date.now() - flash.at < 1500) top.classList.add(`smackit-flash-${flash.result || flash.kind}`);
-    centreBox.append(h("div", { class: "smackit-topwrap" }, top, h("span", { class: "smackit-count", "data-testid": "centre-count", text: countCards(t, c.count) })));
+    centreBox.append(el("div", { class: "smackit-topwrap" }, top, el("span", { class: "smackit-count", "data-testid": "centre-count", text: countCards(t, c.count) })));
     const recent = (c.recent || []).slice(0, -1);
     if (recent.length) {
-      centreBox.append(h("div", { class: "smackit-recent" }, ...recent.map((card) => cardNode(card, "small", `centre-${card.id}`))));
+      centreBox.append(el("div", { class: "smackit-recent" }, ...recent.map((card) => cardNode(card, "small", `centre-${card.id}`))));
     }
     if ((c.bottom_forfeits || []).length) {
-      centreBox.append(h("div", { class: "smackit-forfeits", "data-testid": "forfeits" }, h("span", { class: "smackit-muted", text: t.forfeits }),
+      centreBox.append(el("div", { class: "smackit-forfeits", "data-testid": "forfeits" }, el("span", { class: "smackit-muted", text: t.forfeits }),
         ...c.bottom_forfeits.map((card) => cardNode(card, "small", `centre-${card.id}`))));
     }
-    if (view.removed) centreBox.append(h("p", { class: "smackit-muted", "data-testid": "removed", text: fmt("removed", { n: view.removed }) }));
+    if (view.removed) centreBox.append(el("p", { class: "smackit-muted", "data-testid": "removed", text: fmt("removed", { n: view.removed }) }));
     const ls = view.last_smack;
     if (ls) {
-      const line = h("p", { class: "smackit-last", "data-testid": "last-smack" }, h("b", { text: `${t.lastSmack}: ` }),
-        seatBadge(ls.seat), h("span", { text: ` ${ls.reaction_ms} ms` }));
-      for (const b of ls.behind || []) line.append(h("span", { class: "smackit-behind" }, seatBadge(b.seat), h("span", { text: ` ${fmt("behind", { ms: b.ms })}` })));
+      const line = el("p", { class: "smackit-last", "data-testid": "last-smack" }, el("b", { text: `${t.lastSmack}: ` }),
+        seatBadge(ls.seat), el("span", { text: ` ${ls.reaction_ms} ms` }));
+      for (const b of ls.behind || []) line.append(el("span", { class: "smackit-behind" }, seatBadge(b.seat), el("span", { text: ` ${fmt("behind", { ms: b.ms })}` })));
       centreBox.append(line);
     }
   }
@@ -388,17 +371,17 @@ export function createRenderer(root, ctx) {
     challengeBox.replaceChildren();
     challengeBox.hidden = !ch.active;
     if (!ch.active) return;
-    challengeBox.append(h("h3", {}, boltIcon(), h("span", { text: ` ${t.challenge}` })), h("p", { text: fmt("challengeBy", { name: name(ch.by) }) }));
-    const list = h("ol", { class: "smackit-flips" });
+    challengeBox.append(el("h3", {}, boltIcon(), el("span", { text: ` ${t.challenge}` })), el("p", { text: fmt("challengeBy", { name: name(ch.by) }) }));
+    const list = el("ol", { class: "smackit-flips" });
     for (const f of ch.flips) {
       const isBest = ch.best && ch.best.card.id === f.card.id;
-      list.append(h("li", { class: isBest ? "smackit-best" : null }, seatBadge(f.seat), cardNode(f.card, "small", `challenge-${f.card.id}`)));
+      list.append(el("li", { class: isBest ? "smackit-best" : null }, seatBadge(f.seat), cardNode(f.card, "small", `challenge-${f.card.id}`)));
     }
     challengeBox.append(list);
-    if (ch.best) challengeBox.append(h("p", { "data-testid": "challenge-best", text: fmt("best", { value: ch.best.card.value, name: name(ch.best.seat) }) }));
+    if (ch.best) challengeBox.append(el("p", { "data-testid": "challenge-best", text: fmt("best", { value: ch.best.card.value, name: name(ch.best.seat) }) }));
     const done = new Set(ch.flipped_by);
     const waiting = ch.order.filter((s) => !done.has(s) && view.piles[s] > 0);
-    if (waiting.length) challengeBox.append(h("p", { class: "smackit-muted", text: fmt("waiting", { names: waiting.map(name).join(", ") }) }));
+    if (waiting.length) challengeBox.append(el("p", { class: "smackit-muted", text: fmt("waiting", { names: waiting.map(name).join(", ") }) }));
   }
 
   function drawStatus() {
@@ -410,7 +393,7 @@ export function createRenderer(root, ctx) {
     statusLine.classList.toggle("smackit-mine", canFlip());
     statusLine.classList.toggle("smackit-pending", smackPending());
     if (flipButton) flipButton.disabled = !canFlip();
-    if (smackButton) smackButton.disabled = view.finished || (view.out_for_good || []).includes(ctx.seat) || myClaimPending();
+    if (smackButton) smackButton.disabled = !canSmack();
   }
 
   function drawTimer() {
@@ -430,7 +413,7 @@ export function createRenderer(root, ctx) {
 
   function drawFeedback() {
     feedbackBox.replaceChildren(...feedback.filter((f) => Date.now() - f.at < 8000)
-      .map((f, i) => h("li", { class: `smackit-${f.tone}${i === 0 ? " smackit-newest" : ""}`, text: f.text })));
+      .map((f, i) => el("li", { class: `smackit-${f.tone}${i === 0 ? " smackit-newest" : ""}`, text: f.text })));
   }
 
   function drawOutcome() {
@@ -438,12 +421,12 @@ export function createRenderer(root, ctx) {
     outcomeBox.hidden = !view.finished || !view.outcome;
     if (!view.finished || !view.outcome) return;
     const o = view.outcome;
-    outcomeBox.append(h("h3", { text: view.reason === "time_limit" ? `${t.finished} — ${t.timeLimit}` : t.finished }),
-      h("p", { "data-testid": "winner", text: fmt("winner", { names: o.winners.map(name).join(", ") }) }));
+    outcomeBox.append(el("h3", { text: view.reason === "time_limit" ? `${t.finished} — ${t.timeLimit}` : t.finished }),
+      el("p", { "data-testid": "winner", text: fmt("winner", { names: o.winners.map(name).join(", ") }) }));
     const rows = [...o.placements].sort((a, b) => a.place - b.place || a.seat - b.seat);
-    outcomeBox.append(h("table", { class: "smackit-results" },
-      h("thead", {}, h("tr", {}, h("th", { text: t.place }), h("th", { text: t.player }), h("th", { text: t.score }))),
-      h("tbody", {}, ...rows.map((p) => h("tr", { "data-testid": `place-${p.seat}` }, h("td", { text: p.place }), h("td", {}, seatBadge(p.seat)), h("td", { text: p.score ?? "" }))))));
+    outcomeBox.append(el("table", { class: "smackit-results" },
+      el("thead", {}, el("tr", {}, el("th", { text: t.place }), el("th", { text: t.player }), el("th", { text: t.score }))),
+      el("tbody", {}, ...rows.map((p) => el("tr", { "data-testid": `place-${p.seat}` }, el("td", { text: p.place }), el("td", {}, seatBadge(p.seat)), el("td", { text: p.score ?? "" }))))));
   }
 
   function draw() {

@@ -2,9 +2,9 @@
 // Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
 // The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
 
-// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
-// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
-// Entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
+// The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
+import { el as kitEl, fill, legalOf, seatName } from "../../platform/kit.js";
+
 const STRINGS = {
   throw: gettext("Throw"),
   throwKey: gettext("space"),
@@ -96,76 +96,68 @@ const ARROWS = { links: "⟵", rechts: "⟶", links2: "⟵⟵", rechts2: "⟶⟶
 const STOP_SIGNS = { stop_choose: "S?", stop_swap: "S⇄", stop_lr: "S↔" };
 const FADE_MS = 7000;
 
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = String(value);
-    else if (key === "onclick") node.addEventListener("click", (ev) => {
-      // a mouse click must not leave focus on the button: the space bar would press it again instead of throwing
-      if (ev.detail > 0 && ev.currentTarget && ev.currentTarget.blur) ev.currentTarget.blur();
-      value(ev);
-    });
-    else if (key === "style") node.setAttribute("style", value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function fill(t, key, values) {
-  const text = typeof t[key] === "function" ? t[key](values || {}) : t[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (values && k in values ? String(values[k]) : ""));
-}
-
 function cardCount(t, n) {
-  return fill(t, "cards", { n });
+  return fill(t.cards, { n });
 }
 
 function cardLabel(t, card) {
   if (!card) return "?";
-  if (card.face === "circle") return fill(t, "evCircle", { colour: t.colours[card.colour] || card.colour });
+  if (card.face === "circle") return fill(t.evCircle, { colour: t.colours[card.colour] || card.colour });
   return t.faces[card.face] || card.face;
 }
 
+// An element whose click handler, after a mouse click, leaves no focus on the button: the space bar would press it
+// again instead of throwing.
+function el(tag, attrs, ...children) {
+  const click = attrs && attrs.onclick;
+  if (!click) return kitEl(tag, attrs, ...children);
+  return kitEl(tag, { ...attrs, onclick: (ev) => {
+    if (ev.detail > 0 && ev.currentTarget && ev.currentTarget.blur) ev.currentTarget.blur();
+    click(ev);
+  } }, ...children);
+}
+
+// The replay's ★ stops: challenges, colour cards, returned cards, colours passed on, a card thrown out of turn.
+const IMPORTANT = new Set(["challenged", "colour_thrown", "returned", "colours_passed"]);
+
+export function isImportant(event) {
+  return IMPORTANT.has(event.kind) || (event.kind === "thrown" && (event.data || {}).out_of_turn === true);
+}
+
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
-export function describeEvent(event, lang, players) {
+export function describeEvent(event, players) {
   const t = STRINGS;
   const d = (event && event.data) || {};
-  const name = (seat) => {
-    if (seat === null || seat === undefined) return "?";
-    const p = (players || []).find((x) => x.seat === seat);
-    return p ? p.username : fill(t, "seat", { n: seat + 1 });
-  };
+  const name = (seat) => seatName(players, seat);
   switch (event.kind) {
     case "dealt": {
       const piles = Array.isArray(d.piles) ? d.piles : [];
       const n = piles.reduce((sum, p) => sum + (Array.isArray(p) ? p.length : Number(p) || 0), 0);
-      return fill(t, "evDealt", { n, p: piles.length || d.seats || "?" });
+      return fill(t.evDealt, { n, p: piles.length || d.seats || "?" });
     }
     case "thrown":
-      if (d.out_of_turn === true) return fill(t, "evThrownOot", { name: name(event.seat), card: cardLabel(t, d.card), expected: name(d.expected) });
-      return fill(t, "evThrown", { name: name(event.seat), card: cardLabel(t, d.card) });
+      if (d.out_of_turn === true) return fill(t.evThrownOot, { name: name(event.seat), card: cardLabel(t, d.card), expected: name(d.expected) });
+      return fill(t.evThrown, { name: name(event.seat), card: cardLabel(t, d.card) });
     case "returned": {
       const values = { name: name(event.seat), why: t[`why_${d.why}`] || d.why };
-      return fill(t, d.card ? "retCard" : d.challenge ? "retChallenge" : "retColour", values);
+      return fill(d.card ? t.retCard : d.challenge ? t.retChallenge : t.retColour, values);
     }
     case "colour_thrown":
-      return fill(t, d.win ? "won" : "colourError", { name: name(event.seat) });
+      return fill(d.win ? t.won : t.colourError, { name: name(event.seat) });
     case "challenged": {
       const key = d.result === "success" ? (d.reason === "wrong_turn" ? "chSuccessWrong" : "chSuccessSlow") : "chFail";
-      return fill(t, key, { by: name(d.by), target: name(d.target_seat), taker: name(d.taker), next: name(d.next), cards: cardCount(t, d.cards_taken) });
+      return fill(t[key], { by: name(d.by), target: name(d.target_seat), taker: name(d.taker), next: name(d.next), cards: cardCount(t, d.cards_taken) });
     }
     case "chosen":
-      return d.by_timer ? fill(t, "chosenTimer", { name: name(d.target_seat) })
-        : fill(t, "chosen", { name: name(event.seat), colour: t.colours[d.colour] || d.colour, target: name(d.target_seat) });
+      return d.by_timer ? fill(t.chosenTimer, { name: name(d.target_seat) })
+        : fill(t.chosen, { name: name(event.seat), colour: t.colours[d.colour] || d.colour, target: name(d.target_seat) });
     case "colours_passed":
       return t.passed;
     case "timer":
-      if (String(d.id).startsWith("race:")) return fill(t, "evRaceTimer", { ms: Math.max(0, Number(d.due_ms) - Number(event.t_ms || 0)) });
-      return fill(t, "evTimer", { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
+      if (String(d.id).startsWith("race:")) return fill(t.evRaceTimer, { ms: Math.max(0, Number(d.due_ms) - Number(event.t_ms || 0)) });
+      return fill(t.evTimer, { s: Math.round((Number(d.due_ms) - Number(event.t_ms || 0)) / 1000) });
     case "finished":
-      return fill(t, "evFinished", { name: name(d.winner !== undefined ? d.winner : (d.outcome && d.outcome.winners || [])[0]) });
+      return fill(t.evFinished, { name: name(d.winner !== undefined ? d.winner : (d.outcome && d.outcome.winners || [])[0]) });
     default:
       return `${event.seat === null || event.seat === undefined ? "" : `${name(event.seat)}: `}${String(event.kind || "").replaceAll("_", " ")}`;
   }
@@ -173,7 +165,7 @@ export function describeEvent(event, lang, players) {
 
 export function createRenderer(root, ctx) {
   const t = STRINGS;
-  const fmt = (key, values) => fill(t, key, values);
+  const fmt = (key, values) => fill(t[key], values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
   let clockOffset = null; // Date.now() minus match ms, estimated from event times
@@ -181,14 +173,14 @@ export function createRenderer(root, ctx) {
   let banner = null; // {text, kind, until}
   let ticker = null;
 
-  const frame = h("div", { class: "zack", "data-testid": "zack-table" });
-  const statusLine = h("div", { class: "zack-status", "data-testid": "status", role: "status", "aria-live": "polite" });
-  const ring = h("div", { class: "zack-ring", "data-testid": "ring" });
-  const boxArea = h("section", { class: "zack-box", "data-testid": "box", "aria-label": t.box });
-  const bannerBox = h("div", { class: "zack-banner", "data-testid": "banner", "aria-live": "assertive" });
-  const controls = h("div", { class: "zack-controls", "data-testid": "controls" });
-  const feedbackBox = h("ul", { class: "zack-feedback", "data-testid": "feedback", "aria-live": "polite" });
-  const outcomeBox = h("section", { class: "zack-outcome", "data-testid": "outcome" });
+  const frame = el("div", { class: "zack", "data-testid": "zack-table" });
+  const statusLine = el("div", { class: "zack-status", "data-testid": "status", role: "status", "aria-live": "polite" });
+  const ring = el("div", { class: "zack-ring", "data-testid": "ring" });
+  const boxArea = el("section", { class: "zack-box", "data-testid": "box", "aria-label": t.box });
+  const bannerBox = el("div", { class: "zack-banner", "data-testid": "banner", "aria-live": "assertive" });
+  const controls = el("div", { class: "zack-controls", "data-testid": "controls" });
+  const feedbackBox = el("ul", { class: "zack-feedback", "data-testid": "feedback", "aria-live": "polite" });
+  const outcomeBox = el("section", { class: "zack-outcome", "data-testid": "outcome" });
   ring.append(boxArea);
   // the results sit under the status line: at the end they are what everybody looks for
   frame.append(statusLine, bannerBox, outcomeBox, ring, controls, feedbackBox);
@@ -203,8 +195,8 @@ export function createRenderer(root, ctx) {
   }
 
   function colourTag(colour, extraClass) {
-    const tag = h("span", { class: `zack-swatch ${extraClass || ""}`, style: `--hue:${HUES[colour] || "#888"}`, title: t.colours[colour] || colour },
-      h("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[colour] || "?" }));
+    const tag = el("span", { class: `zack-swatch ${extraClass || ""}`, style: `--hue:${HUES[colour] || "#888"}`, title: t.colours[colour] || colour },
+      el("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[colour] || "?" }));
     return tag;
   }
 
@@ -220,49 +212,49 @@ export function createRenderer(root, ctx) {
 
   function cardNode(card, size) {
     const extra = size ? ` ${size}` : "";
-    if (!card) return h("div", { class: `zack-card zack-back${extra}` });
+    if (!card) return el("div", { class: `zack-card zack-back${extra}` });
     if (card.face === "circle") {
-      return h("div", { class: `zack-card zack-circle${extra}`, "data-face": "circle", "data-colour": card.colour, title: t.colours[card.colour] || card.colour },
-        h("span", { class: "zack-dot", style: `--hue:${HUES[card.colour] || "#888"}` },
-          h("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[card.colour] || "" })),
-        h("span", { class: "zack-face-label", text: t.colours[card.colour] || card.colour }));
+      return el("div", { class: `zack-card zack-circle${extra}`, "data-face": "circle", "data-colour": card.colour, title: t.colours[card.colour] || card.colour },
+        el("span", { class: "zack-dot", style: `--hue:${HUES[card.colour] || "#888"}` },
+          el("span", { class: "zack-symbol", "aria-hidden": "true", text: SYMBOLS[card.colour] || "" })),
+        el("span", { class: "zack-face-label", text: t.colours[card.colour] || card.colour }));
     }
     const label = t.faces[card.face] || card.face;
     if (card.face.startsWith("stop_")) {
-      return h("div", { class: `zack-card zack-stop${extra}`, "data-face": card.face, title: label },
-        h("span", { class: "zack-octagon", text: "STOP" }), h("span", { class: "zack-face-label", text: label }));
+      return el("div", { class: `zack-card zack-stop${extra}`, "data-face": card.face, title: label },
+        el("span", { class: "zack-octagon", text: "STOP" }), el("span", { class: "zack-face-label", text: label }));
     }
-    return h("div", { class: `zack-card zack-action${extra}`, "data-face": card.face, title: label },
-      h("span", { class: "zack-arrow", "aria-hidden": "true", text: ARROWS[card.face] || "?" }),
-      h("span", { class: "zack-face-label", text: label }));
+    return el("div", { class: `zack-card zack-action${extra}`, "data-face": card.face, title: label },
+      el("span", { class: "zack-arrow", "aria-hidden": "true", text: ARROWS[card.face] || "?" }),
+      el("span", { class: "zack-face-label", text: label }));
   }
 
   function colourCardNode(colour) {
-    return h("div", { class: "zack-card zack-colourcard", "data-face": "colour_card", style: `--hue:${HUES[colour] || "#888"}`, title: t.colourCard },
-      h("span", { class: "zack-symbol big", "aria-hidden": "true", text: SYMBOLS[colour] || "" }),
-      h("span", { class: "zack-face-label", text: t.colourCard }));
+    return el("div", { class: "zack-card zack-colourcard", "data-face": "colour_card", style: `--hue:${HUES[colour] || "#888"}`, title: t.colourCard },
+      el("span", { class: "zack-symbol big", "aria-hidden": "true", text: SYMBOLS[colour] || "" }),
+      el("span", { class: "zack-face-label", text: t.colourCard }));
   }
 
   // A pile's cards are known only after the end or in a replay's "everything" view: the top card and what the pile holds.
   function revealedPile(row) {
-    const box = h("div", { class: "zack-revealed", "data-testid": `revealed-${row.seat}`, title: t.allPiles });
+    const box = el("div", { class: "zack-revealed", "data-testid": `revealed-${row.seat}`, title: t.allPiles });
     const top = row.cards[0];
-    box.append(h("span", { class: "zack-hint", text: `${t.pileTop}:` }), cardNode(top, "mini"));
+    box.append(el("span", { class: "zack-hint", text: `${t.pileTop}:` }), cardNode(top, "mini"));
     const counts = new Map();
     for (const c of row.cards) {
       const key = c.face === "circle" ? c.colour : c.face;
       counts.set(key, (counts.get(key) || 0) + 1);
     }
-    const list = h("span", { class: "zack-counts" });
+    const list = el("span", { class: "zack-counts" });
     const order = [...Object.keys(HUES), ...Object.keys(ARROWS), ...Object.keys(STOP_SIGNS)];
     const rank = (key) => (order.indexOf(key) + order.length + 1) % (order.length + 1);
     for (const [key, count] of [...counts].sort((a, b) => rank(a[0]) - rank(b[0]))) {
       const colour = Boolean(HUES[key]);
       const label = colour ? t.colours[key] : t.faces[key] || key;
       const sign = colour ? SYMBOLS[key] : STOP_SIGNS[key] || ARROWS[key] || "?";
-      list.append(h("span", { class: `zack-count${key.startsWith("stop_") ? " stop" : ""}`, title: `${label}: ${count}`,
+      list.append(el("span", { class: `zack-count${key.startsWith("stop_") ? " stop" : ""}`, title: `${label}: ${count}`,
         style: `--hue:${colour ? HUES[key] : "#9aa0a6"}`, "data-key": key },
-      h("span", { class: "zack-symbol", "aria-hidden": "true", text: sign }), h("span", { text: `${count}` })));
+      el("span", { class: "zack-symbol", "aria-hidden": "true", text: sign }), el("span", { text: `${count}` })));
     }
     box.append(list);
     return box;
@@ -285,24 +277,24 @@ export function createRenderer(root, ctx) {
       const x = 50 + 42 * Math.cos(angle);
       const y = 50 + 40 * Math.sin(angle);
       const mine = row.seat === ctx.seat;
-      const node = h("div", {
+      const node = el("div", {
         class: `zack-seat${mine ? " mine" : ""}${view.winner === row.seat ? " winner" : ""}`,
         "data-testid": `seat-${row.seat}`, "data-colour": row.colour, style: `left:${x}%;top:${y}%;--hue:${HUES[row.colour] || "#888"}`,
       });
-      node.append(h("div", { class: "zack-seat-head" }, colourTag(row.colour), h("span", { class: "zack-name", text: nameOf(row.seat) })));
-      const pile = h("div", { class: "zack-pile", "data-testid": `pile-${row.seat}` });
+      node.append(el("div", { class: "zack-seat-head" }, colourTag(row.colour), el("span", { class: "zack-name", text: nameOf(row.seat) })));
+      const pile = el("div", { class: "zack-pile", "data-testid": `pile-${row.seat}` });
       const depth = Math.min(5, Math.ceil(row.pile / 4));
-      for (let k = 0; k < depth; k++) pile.append(h("span", { class: "zack-pile-card", style: `--k:${k}` }));
-      pile.append(h("span", { class: "zack-pile-count", text: cardCount(t, row.pile) }));
+      for (let k = 0; k < depth; k++) pile.append(el("span", { class: "zack-pile-card", style: `--k:${k}` }));
+      pile.append(el("span", { class: "zack-pile-count", text: cardCount(t, row.pile) }));
       node.append(pile);
       if (Array.isArray(row.cards) && row.cards.length) node.append(revealedPile(row));
-      const tags = h("div", { class: "zack-seat-tags" });
-      if (row.seat === view.dealer) tags.append(h("span", { class: "zack-tag", text: t.dealer }));
-      if (row.colour_card_in_box) tags.append(h("span", { class: "zack-tag warn", text: t.colourInBox }));
-      if (view.turn === row.seat && !view.finished) tags.append(h("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: `▶ ${t.turnTag}` }));
+      const tags = el("div", { class: "zack-seat-tags" });
+      if (row.seat === view.dealer) tags.append(el("span", { class: "zack-tag", text: t.dealer }));
+      if (row.colour_card_in_box) tags.append(el("span", { class: "zack-tag warn", text: t.colourInBox }));
+      if (view.turn === row.seat && !view.finished) tags.append(el("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: `▶ ${t.turnTag}` }));
       node.append(tags);
       if (mine) {
-        const held = h("div", { class: "zack-held", title: t.held }, h("span", { class: "zack-held-label", text: t.held }));
+        const held = el("div", { class: "zack-held", title: t.held }, el("span", { class: "zack-held-label", text: t.held }));
         for (const c of row.challenge_colours || []) held.append(colourTag(c, "small"));
         node.append(held);
       }
@@ -313,23 +305,23 @@ export function createRenderer(root, ctx) {
   function drawBox() {
     boxArea.replaceChildren();
     const box = view.box || [];
-    const head = h("div", { class: "zack-box-head" },
-      h("span", { text: box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
-    if (view.lr_swapped) head.append(h("span", { class: "zack-tag warn", "data-testid": "lr-swapped", text: `⇄ ${t.lrSwapped}` }));
+    const head = el("div", { class: "zack-box-head" },
+      el("span", { text: box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
+    if (view.lr_swapped) head.append(el("span", { class: "zack-tag warn", "data-testid": "lr-swapped", text: `⇄ ${t.lrSwapped}` }));
     boxArea.append(head);
-    const fan = h("ol", { class: "zack-fan", "data-testid": "fan" });
+    const fan = el("ol", { class: "zack-fan", "data-testid": "fan" });
     const shown = box.slice(-9);
     shown.forEach((entry, k) => {
       const fromTop = shown.length - 1 - k; // 0 = top card
-      const item = h("li", { class: `zack-fan-item${fromTop < 4 ? " readable" : " buried"}`, "data-testid": `box-${box.length - 1 - fromTop}`,
+      const item = el("li", { class: `zack-fan-item${fromTop < 4 ? " readable" : " buried"}`, "data-testid": `box-${box.length - 1 - fromTop}`,
         style: `--hue:${HUES[seatColour(entry.seat)] || "#888"}` });
       item.append(entry.card ? cardNode(entry.card) : colourCardNode(entry.colour_card));
-      const byline = h("span", { class: "zack-byline", title: fmt("thrower", { name: nameOf(entry.seat) }) });
+      const byline = el("span", { class: "zack-byline", title: fmt("thrower", { name: nameOf(entry.seat) }) });
       const colour = seatColour(entry.seat);
       if (colour) byline.append(colourTag(colour, "tiny"));
-      byline.append(h("span", { text: nameOf(entry.seat) }));
+      byline.append(el("span", { text: nameOf(entry.seat) }));
       item.append(byline);
-      if (entry.out_of_turn) item.append(h("span", { class: "zack-tag warn", text: t.oot }));
+      if (entry.out_of_turn) item.append(el("span", { class: "zack-tag warn", text: t.oot }));
       fan.append(item);
     });
     boxArea.append(fan);
@@ -361,36 +353,38 @@ export function createRenderer(root, ctx) {
     const mine = view.seats[ctx.seat];
     if (!mine) return;
     if (view.waiting_choice === ctx.seat) {
-      const group = h("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, h("span", { class: "zack-hint" }, t.choose, h("small", { class: "key-hint", text: ` (${fmt("chooseKeys", { n: view.seats.length })})` })));
+      const group = el("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, el("span", { class: "zack-hint" }, t.choose, el("small", { class: "key-hint", text: ` (${fmt("chooseKeys", { n: view.seats.length })})` })));
       view.seats.forEach((row, k) => {
-        group.append(h("button", { type: "button", class: "zack-colour-button", "data-testid": `choose-${row.colour}`, style: `--hue:${HUES[row.colour]}`,
+        group.append(el("button", { type: "button", class: "zack-colour-button", "data-testid": `choose-${row.colour}`, style: `--hue:${HUES[row.colour]}`,
+          disabled: !legalOf(view, "choose", { colour: row.colour }),
           onclick: () => ctx.send({ kind: "choose", colour: row.colour }) },
-        h("span", { class: "zack-symbol", text: SYMBOLS[row.colour] }), h("span", { text: ` ${k + 1} · ${nameOf(row.seat)}` })));
+        el("span", { class: "zack-symbol", text: SYMBOLS[row.colour] }), el("span", { text: ` ${k + 1} · ${nameOf(row.seat)}` })));
       });
       controls.append(group);
       return;
     }
-    const throwButton = h("button", { type: "button", class: "zack-throw", "data-testid": "throw", disabled: mine.pile === 0, onclick: doThrow },
-      h("span", { text: t.throw }), h("small", { text: t.throwKey }));
-    const colourButton = h("button", { type: "button", class: `zack-colour${mine.pile === 0 ? " urgent" : ""}`, "data-testid": "colour",
-      disabled: mine.colour_card_in_box, style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
-    h("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), h("span", { text: ` ${t.colourCard}` }), h("small", { text: t.colourKey }));
-    const challenges = h("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
-      h("span", { class: "zack-hint" }, t.challenge, h("small", { class: "key-hint", text: ` (${fmt("challengeKeys", { n: view.seats.length - 1 })})` })));
+    // Enabled exactly when the view lists the action (a game not sending `legal` yet: the old rules of thumb).
+    const throwButton = el("button", { type: "button", class: "zack-throw", "data-testid": "throw", disabled: !legalOf(view, "throw", null, mine.pile > 0), onclick: doThrow },
+      el("span", { text: t.throw }), el("small", { text: t.throwKey }));
+    const colourButton = el("button", { type: "button", class: `zack-colour${mine.pile === 0 ? " urgent" : ""}`, "data-testid": "colour",
+      disabled: !legalOf(view, "colour", null, !mine.colour_card_in_box), style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
+    el("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), el("span", { text: ` ${t.colourCard}` }), el("small", { text: t.colourKey }));
+    const challenges = el("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
+      el("span", { class: "zack-hint" }, t.challenge, el("small", { class: "key-hint", text: ` (${fmt("challengeKeys", { n: view.seats.length - 1 })})` })));
     opponents().forEach((seat, k) => {
       const colour = view.seats[seat].colour;
-      challenges.append(h("button", { type: "button", class: "zack-challenge", "data-testid": `challenge-${colour}`, style: `--hue:${HUES[colour]}`,
-        title: `${t.challenge}: ${nameOf(seat)}`, onclick: () => doChallenge(colour) },
-      h("span", { class: "zack-symbol", text: SYMBOLS[colour] }), h("span", { text: ` ${k + 1} · ${nameOf(seat)}` })));
+      challenges.append(el("button", { type: "button", class: "zack-challenge", "data-testid": `challenge-${colour}`, style: `--hue:${HUES[colour]}`,
+        title: `${t.challenge}: ${nameOf(seat)}`, disabled: !legalOf(view, "challenge", { target: colour }), onclick: () => doChallenge(colour) },
+      el("span", { class: "zack-symbol", text: SYMBOLS[colour] }), el("span", { text: ` ${k + 1} · ${nameOf(seat)}` })));
     });
-    controls.append(h("div", { class: "zack-main-buttons" }, throwButton, colourButton), challenges);
-    if (mine.pile === 0) controls.append(h("p", { class: "zack-hint urgent", text: t.noCards }));
+    controls.append(el("div", { class: "zack-main-buttons" }, throwButton, colourButton), challenges);
+    if (mine.pile === 0) controls.append(el("p", { class: "zack-hint urgent", text: t.noCards }));
   }
 
   function drawFeedback() {
     const now = Date.now();
     feedback = feedback.filter((f) => now - f.at < FADE_MS);
-    feedbackBox.replaceChildren(...feedback.slice(-6).reverse().map((f) => h("li", { class: `zack-fb ${f.kind}`, text: f.text })));
+    feedbackBox.replaceChildren(...feedback.slice(-6).reverse().map((f) => el("li", { class: `zack-fb ${f.kind}`, text: f.text })));
     if (banner && now < banner.until) {
       bannerBox.textContent = banner.text;
       bannerBox.dataset.kind = banner.kind;
@@ -407,12 +401,12 @@ export function createRenderer(root, ctx) {
     const rows = (view.outcome.placements || []).map((p) => {
       const left = view.seats[p.seat] ? view.seats[p.seat].pile : "";
       const oot = view.out_of_turn ? view.out_of_turn[p.seat] : "";
-      return h("tr", { "data-testid": `place-${p.seat}` }, h("td", { text: p.place }), h("td", { text: who(p.seat) }), h("td", { text: left }), h("td", { text: oot }));
+      return el("tr", { "data-testid": `place-${p.seat}` }, el("td", { text: p.place }), el("td", { text: who(p.seat) }), el("td", { text: left }), el("td", { text: oot }));
     });
-    outcomeBox.append(h("h3", { text: t.finished }),
-      h("table", { class: "zack-results" },
-        h("thead", {}, h("tr", {}, h("th", { text: t.place }), h("th", { text: t.player }), h("th", { text: t.left }), h("th", { text: t.outOfTurn }))),
-        h("tbody", {}, ...rows)));
+    outcomeBox.append(el("h3", { text: t.finished }),
+      el("table", { class: "zack-results" },
+        el("thead", {}, el("tr", {}, el("th", { text: t.place }), el("th", { text: t.player }), el("th", { text: t.left }), el("th", { text: t.outOfTurn }))),
+        el("tbody", {}, ...rows)));
   }
 
   function draw() {
@@ -481,15 +475,15 @@ export function createRenderer(root, ctx) {
   }
 
   function doThrow() {
-    if (canAct() && view.seats[ctx.seat].pile > 0 && view.waiting_choice !== ctx.seat) ctx.send({ kind: "throw" });
+    if (canAct() && legalOf(view, "throw", null, view.seats[ctx.seat].pile > 0 && view.waiting_choice !== ctx.seat)) ctx.send({ kind: "throw" });
   }
 
   function doColour() {
-    if (canAct() && !view.seats[ctx.seat].colour_card_in_box) ctx.send({ kind: "colour" });
+    if (canAct() && legalOf(view, "colour", null, !view.seats[ctx.seat].colour_card_in_box)) ctx.send({ kind: "colour" });
   }
 
   function doChallenge(colour) {
-    if (canAct()) ctx.send({ kind: "challenge", target: colour });
+    if (canAct() && legalOf(view, "challenge", { target: colour })) ctx.send({ kind: "challenge", target: colour });
   }
 
   function onKey(ev) {
@@ -507,7 +501,7 @@ export function createRenderer(root, ctx) {
       const k = Number(ev.key) - 1;
       if (view.waiting_choice === ctx.seat) {
         const row = view.seats[k];
-        if (row) ctx.send({ kind: "choose", colour: row.colour });
+        if (row && legalOf(view, "choose", { colour: row.colour })) ctx.send({ kind: "choose", colour: row.colour });
       } else {
         const seat = opponents()[k];
         if (seat !== undefined) doChallenge(view.seats[seat].colour);

@@ -2,9 +2,9 @@
 // Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
 // Exchange: click a hand card, then a centre card. STOP / Z: click the card in your hand, then a player, then a centre card.
 
-// Every word comes from the djangojs catalogue of the page's language (locale/<lang>/LC_MESSAGES/djangojs.po,
-// served by JavaScriptCatalog and loaded by base.html before this module): one file per language for translators.
-// Entries with a count are functions of the fill values, so ngettext picks the plural form of each language.
+// The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
+import { el, fill, legalOf, svg } from "../../platform/kit.js";
+
 const STRINGS = {
   manche: gettext("Manche {n}"),
   tour: gettext("tour {n}"),
@@ -145,7 +145,6 @@ const STRINGS = {
 const COMBOS = ["zig", "zag", "double_zig", "zigzag"];
 const TEAM_SYMBOLS = ["●", "▲", "■"];
 const CENTRE_KEYS = "qwerty";
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Simple 24×24 icons: [filled path, stroked path]
 const ICONS = {
@@ -161,42 +160,9 @@ const ICONS = {
 };
 
 function icon(name, label) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", `zigzag-icon zigzag-icon-${name}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", label);
   const [fill, stroke] = ICONS[name] || ["", ""];
-  if (fill) {
-    const p = document.createElementNS(SVG_NS, "path");
-    p.setAttribute("d", fill);
-    svg.append(p);
-  }
-  if (stroke) {
-    const p = document.createElementNS(SVG_NS, "path");
-    p.setAttribute("d", stroke);
-    p.setAttribute("class", "zigzag-stroke");
-    svg.append(p);
-  }
-  return svg;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else if (k === "onclick") node.addEventListener("click", v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
-
-function fill(text, args = {}) {
-  // a counted entry is a function of the values (ngettext picks the plural form)
-  return String(typeof text === "function" ? text(args) : text).replace(/\{(\w+)\}/g, (_, k) => (k in args ? String(args[k]) : ""));
+  return svg("svg", { viewBox: "0 0 24 24", class: `zigzag-icon zigzag-icon-${name}`, role: "img", "aria-label": label },
+    fill ? svg("path", { d: fill }) : null, stroke ? svg("path", { d: stroke, class: "zigzag-stroke" }) : null);
 }
 
 // Seat names: several bots of one level share an account name, so a repeated name gets its seat number (as in the seat list).
@@ -218,8 +184,15 @@ function cardText(S, card) {
   return `${S.stop} (${S.features[feature] || feature})`;
 }
 
+// The replay's ★ stops: announcements, counters, STOPs and Zs, hands replaced, a hand's end.
+const IMPORTANT = new Set(["announced", "countered", "stopped", "z_played", "hands_replaced", "manche_ended"]);
+
+export function isImportant(event) {
+  return IMPORTANT.has(event.kind);
+}
+
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
-export function describeEvent(event, lang, players) {
+export function describeEvent(event, players) {
   const S = STRINGS;
   const E = S.ev;
   const d = (event && event.data) || {};
@@ -609,8 +582,9 @@ export function createRenderer(root, ctx) {
     controls.append(hint);
     if (armed) controls.append(el("p", { class: "zigzag-hint zigzag-armed-hint", "data-testid": "armed-sign", "data-sign": armed, text: fmt(S.armed, { sign: S.combos[armed] }) }));
     const row = el("div", { class: "zigzag-buttons" });
-    if (!myOpened()) row.append(el("button", { "data-testid": "open", class: "zigzag-primary", text: S.open, disabled: selected === null, onclick: openWith }));
-    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: v.passed.includes(v.seat), onclick: () => move({ kind: "pass" }) }));
+    // Enabled exactly when the view lists the action (a game not sending `legal` yet: the old rules of thumb).
+    if (!myOpened()) row.append(el("button", { "data-testid": "open", class: "zigzag-primary", text: S.open, disabled: selected === null || !legalOf(v, "open", { card: selected }), onclick: openWith }));
+    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: !legalOf(v, "pass", null, !v.passed.includes(v.seat)), onclick: () => move({ kind: "pass" }) }));
     if (special && special.target === null) {
       for (let s = 0; s < v.seats; s++) {
         const mineTeam = s % (v.seats / 2) === v.team;
@@ -624,6 +598,7 @@ export function createRenderer(root, ctx) {
       row.append(el("button", {
         "data-testid": `sign-${which}`, class: `zigzag-signbtn${armed === which ? " zigzag-armed" : ""}`, text,
         "aria-pressed": secretSigns() ? String(armed === which) : null, onclick: () => sign(which),
+        disabled: !secretSigns() && !legalOf(v, "signal", { sign: which }), // a secret sign rides on a move: it only arms
       }));
     }
     controls.append(row);
@@ -637,7 +612,7 @@ export function createRenderer(root, ctx) {
         "data-testid": `announce-${c}`,
         class: spent ? "zigzag-scored" : null,
         text: spent ? `✓ ${S.combos[c]}` : S.combos[c],
-        disabled: spent,
+        disabled: spent || !legalOf(v, "announce", { combo: c }), // spent: legal but a sure penalty, kept off
         title: spent ? (c === "double_zag" ? S.bonusUsed : S.scored) : null,
         onclick: () => act(c === "double_zag" && fills ? { kind: "announce", combo: c, fills } : { kind: "announce", combo: c }),
       }));
@@ -658,7 +633,7 @@ export function createRenderer(root, ctx) {
         "data-testid": `counter-${t.team}`,
         class: `zigzag-team-${t.team}`,
         text: `${TEAM_SYMBOLS[t.team] || ""} ${fmt(S.counter, { n: t.team + 1 })}`,
-        disabled: used >= 3,
+        disabled: !legalOf(v, "counter", { team: t.team }, used < 3),
         onclick: () => act({ kind: "counter", team: t.team }),
       }));
     }

@@ -2,6 +2,8 @@
 // redacted `events` only for transient feedback (a looked-at card shown for
 // `peek_ms`, what just happened in words). No framework and no HTML parsing: every
 // text goes through textContent because usernames are untrusted.
+// The renderer contract and the helpers: static/platform/kit.js.
+import { el, fill, legalOf, seatName } from "../../platform/kit.js";
 
 const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const RED = new Set(["diamonds", "hearts"]);
@@ -94,63 +96,48 @@ const RANK_LABEL = {
   A: pgettext("card rank letter: Ace", "A"),
 };
 
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = value;
-    else if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
 function isCard(c) {
   return c && typeof c === "object" && Number.isInteger(c.id) && typeof c.rank === "string";
 }
 
-function fill(lang, key, args) {
-  let s = STR[key] ?? key; // `lang` is the page's language, which the catalogue already speaks
-  args.forEach((a, i) => { s = s.replace(`{${i}}`, a); });
-  return s;
+// A word of the table below, its {0}, {1}… filled in.
+function say(key, ...args) {
+  return fill(STR[key] ?? key, args);
 }
 
-function cardLabel(lang, c) {
+function cardLabel(c) {
   if (!isCard(c)) return "?";
   return `${RANK_LABEL[c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
 }
 
+// The replay's ★ stops: snaps (right, wrong, taken back) and the Zwicker! call.
+const IMPORTANT = new Set(["snapped", "snap_wrong", "snap_taken_back", "called"]);
+
+export function isImportant(event) {
+  return IMPORTANT.has(event.kind);
+}
+
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
-export function describeEvent(event, lang, players) {
-  const L = lang;
-  const t = (key, ...args) => fill(L, key, args);
+export function describeEvent(event, players) {
+  const t = say;
   const d = (event && event.data) || {};
-  const who = (seat) => {
-    if (!Number.isInteger(seat)) return "?";
-    const p = (players || []).find((x) => x.seat === seat);
-    return p ? p.username : t("seat", seat + 1);
-  };
+  const who = (seat) => seatName(players, seat);
   const name = who(event.seat);
-  const cards = (list) => (list || []).map((c) => cardLabel(L, c)).join(" ");
-  const seen = (c) => (isCard(c) ? ` ${t("ev_seen", cardLabel(L, c))}` : "");
+  const cards = (list) => (list || []).map((c) => cardLabel(c)).join(" ");
+  const seen = (c) => (isCard(c) ? ` ${t("ev_seen", cardLabel(c))}` : "");
   switch (event.kind) {
     case "dealt":
-      return t("ev_dealt", (d.slots || []).length || d.seats || "?", cardLabel(L, d.discard));
+      return t("ev_dealt", (d.slots || []).length || d.seats || "?", cardLabel(d.discard));
     case "peeked":
       return t("ev_peeked", who(d.target), Number(d.slot) + 1) + seen(d.card);
     case "drawn":
-      return isCard(d.card) ? t("ev_drawn_seen", name, cardLabel(L, d.card)) : t("ev_drawn", name);
+      return isCard(d.card) ? t("ev_drawn_seen", name, cardLabel(d.card)) : t("ev_drawn", name);
     case "took_discard":
-      return t("ev_took", name, cardLabel(L, d.card));
+      return t("ev_took", name, cardLabel(d.card));
     case "replaced":
-      return t("ev_replaced", name, cardLabel(L, d.old));
+      return t("ev_replaced", name, cardLabel(d.old));
     case "discarded":
-      return t("ev_discarded", name, cardLabel(L, d.card));
+      return t("ev_discarded", name, cardLabel(d.card));
     case "used":
       if (d.power === "look_own") return t("ev_look_own", name) + seen(d.seen);
       if (d.power === "look_other") return t("ev_look_other", name, who(d.target)) + seen(d.seen);
@@ -190,7 +177,6 @@ export function describeEvent(event, lang, players) {
 }
 
 export function createRenderer(root, ctx) {
-  const lang = ctx.lang;
   const me = Number.isInteger(ctx.seat) ? ctx.seat : null;
   const api = { update, destroy, players: ctx.players || [] };
   let view = null;
@@ -206,12 +192,10 @@ export function createRenderer(root, ctx) {
   const ticker = setInterval(tick, 250);
 
   root.classList.add("zw-root");
-  const board = h("div", { class: "zw-board" });
+  const board = el("div", { class: "zw-board" });
   root.append(board);
 
-  function t(key, ...args) {
-    return fill(lang, key, args);
-  }
+  const t = say;
 
   function who(seat) {
     // Third person everywhere ("Anna (you) snapped …") keeps every language's grammar right.
@@ -221,21 +205,21 @@ export function createRenderer(root, ctx) {
   }
 
   function cardName(c) {
-    return cardLabel(lang, c);
+    return cardLabel(c);
   }
 
   function cardFace(c, extra) {
     const red = RED.has(c.suit);
     const label = RANK_LABEL[c.rank] || c.rank;
-    return h("div", { class: `zw-card zw-face ${red ? "zw-red" : "zw-black"} ${extra || ""}`, role: "img", "data-rank": c.rank,
+    return el("div", { class: `zw-card zw-face ${red ? "zw-red" : "zw-black"} ${extra || ""}`, role: "img", "data-rank": c.rank,
       "data-suit": c.suit, "aria-label": cardName(c) },
-      h("span", { class: "zw-corner", text: `${label}${SUIT_SYMBOL[c.suit]}` }),
-      h("span", { class: "zw-pip", text: SUIT_SYMBOL[c.suit] }),
-      h("span", { class: "zw-corner zw-corner-b", text: `${label}${SUIT_SYMBOL[c.suit]}` }));
+      el("span", { class: "zw-corner", text: `${label}${SUIT_SYMBOL[c.suit]}` }),
+      el("span", { class: "zw-pip", text: SUIT_SYMBOL[c.suit] }),
+      el("span", { class: "zw-corner zw-corner-b", text: `${label}${SUIT_SYMBOL[c.suit]}` }));
   }
 
   function cardBack(extra) {
-    return h("div", { class: `zw-card zw-back ${extra || ""}`, role: "img", "aria-label": t("faceDown") });
+    return el("div", { class: `zw-card zw-back ${extra || ""}`, role: "img", "aria-label": t("faceDown") });
   }
 
   // --- events: transient feedback only ---------------------------------------
@@ -339,7 +323,7 @@ export function createRenderer(root, ctx) {
   }
 
   function send(action) {
-    if (!ctx.send) return;
+    if (!ctx.send || !legalOf(view, action.kind)) return; // a key for a move the rules do not offer now
     ctx.send(action);
     mode = null;
     picks = [];
@@ -437,7 +421,7 @@ export function createRenderer(root, ctx) {
     if (view.king_look && view.king_look.target === seat && view.king_look.target_slot === info.slot) classes.push("zw-looked");
     let inner;
     if (!info.filled) {
-      inner = h("div", { class: "zw-card zw-empty", role: "img", "aria-label": t("empty") });
+      inner = el("div", { class: "zw-card zw-empty", role: "img", "aria-label": t("empty") });
     } else if (revealed && isCard(revealed[info.slot])) {
       inner = cardFace(revealed[info.slot]);
     } else if (isCard(info.card)) {
@@ -455,9 +439,9 @@ export function createRenderer(root, ctx) {
       inner = r && r.until > Date.now() ? cardFace(r.card, Date.now() - r.from < 300 ? "zw-peek zw-flip" : "zw-peek") : cardBack();
     }
     const clickable = canAct() && info.filled;
-    return h("button", { class: classes.join(" "), "data-testid": testid, type: "button", disabled: !clickable,
+    return el("button", { class: classes.join(" "), "data-testid": testid, type: "button", disabled: !clickable,
       "aria-pressed": seat === me ? String(selected.has(info.slot)) : null, title: `${info.slot + 1}`,
-      onclick: () => clickSlot(seat, info.slot) }, inner, h("span", { class: "zw-slot-no", text: String(info.slot + 1) }));
+      onclick: () => clickSlot(seat, info.slot) }, inner, el("span", { class: "zw-slot-no", text: String(info.slot + 1) }));
   }
 
   function seatNode(info) {
@@ -466,103 +450,106 @@ export function createRenderer(root, ctx) {
     const classes = ["zw-seat"];
     if (seat === me) classes.push("zw-me");
     if (view.turn === seat && !view.finished) classes.push("zw-active");
-    const head = h("div", { class: "zw-seat-head" },
-      h("span", { class: "zw-name", text: who(seat) }),
-      view.turn === seat && !view.finished ? h("span", { class: "zw-badge zw-turn-badge", text: "▶" }) : null,
-      view.caller === seat ? h("span", { class: "zw-badge zw-caller-badge", text: `⚑ ${t("caller")}` }) : null,
-      info.turns_left === 1 && !view.finished ? h("span", { class: "zw-badge", text: t("turnsLeft") }) : null,
-      view.revealed ? h("span", { class: "zw-badge zw-total", text: `Σ ${view.revealed.totals[seat]}` })
-        : Number.isInteger(info.total) ? h("span", { class: "zw-badge zw-total zw-xray-total", "data-testid": `total-${seat}`, text: `Σ ${info.total}` }) : null);
-    const grid = h("div", { class: "zw-grid" }, ...info.slots.map((s) => slotNode(seat, s, revealed)));
-    return h("section", { class: classes.join(" "), "data-testid": `seat-${seat}` }, head, grid);
+    const head = el("div", { class: "zw-seat-head" },
+      el("span", { class: "zw-name", text: who(seat) }),
+      view.turn === seat && !view.finished ? el("span", { class: "zw-badge zw-turn-badge", text: "▶" }) : null,
+      view.caller === seat ? el("span", { class: "zw-badge zw-caller-badge", text: `⚑ ${t("caller")}` }) : null,
+      info.turns_left === 1 && !view.finished ? el("span", { class: "zw-badge", text: t("turnsLeft") }) : null,
+      view.revealed ? el("span", { class: "zw-badge zw-total", text: `Σ ${view.revealed.totals[seat]}` })
+        : Number.isInteger(info.total) ? el("span", { class: "zw-badge zw-total zw-xray-total", "data-testid": `total-${seat}`, text: `Σ ${info.total}` }) : null);
+    const grid = el("div", { class: "zw-grid" }, ...info.slots.map((s) => slotNode(seat, s, revealed)));
+    return el("section", { class: classes.join(" "), "data-testid": `seat-${seat}` }, head, grid);
   }
 
   function centreNode() {
     const top = view.discard_top;
-    const drawPile = h("div", { class: "zw-pile", "data-testid": "draw-pile" },
+    const drawPile = el("div", { class: "zw-pile", "data-testid": "draw-pile" },
       view.draw_count > 0 ? (isCard(view.draw_top) ? cardFace(view.draw_top, "zw-pile-card zw-xray") : cardBack("zw-pile-card"))
-        : h("div", { class: "zw-card zw-empty" }),
-      h("span", { class: "zw-count", text: `${t("drawPile")}: ${view.draw_count}` }));
-    const discard = h("div", { class: "zw-pile", "data-testid": "discard" },
-      isCard(top) ? cardFace(top, "zw-pile-card") : h("div", { class: "zw-card zw-empty" }),
-      h("span", { class: "zw-count", text: `${t("discardPile")}: ${view.discard_count}` }));
+        : el("div", { class: "zw-card zw-empty" }),
+      el("span", { class: "zw-count", text: `${t("drawPile")}: ${view.draw_count}` }));
+    const discard = el("div", { class: "zw-pile", "data-testid": "discard" },
+      isCard(top) ? cardFace(top, "zw-pile-card") : el("div", { class: "zw-card zw-empty" }),
+      el("span", { class: "zw-count", text: `${t("discardPile")}: ${view.discard_count}` }));
     const parts = [drawPile, discard];
     if (isCard(view.drawn)) {
-      parts.push(h("div", { class: "zw-pile zw-drawn", "data-testid": "drawn-card", "data-power": view.drawn_power || "" }, cardFace(view.drawn),
-        h("span", { class: "zw-count", text: me === null ? t("drawnBy", who(view.turn)) : t("drawn") }),
-        view.drawn_power ? h("span", { class: "zw-power", text: t(`power_${view.drawn_power}`) }) : null));
+      parts.push(el("div", { class: "zw-pile zw-drawn", "data-testid": "drawn-card", "data-power": view.drawn_power || "" }, cardFace(view.drawn),
+        el("span", { class: "zw-count", text: me === null ? t("drawnBy", who(view.turn)) : t("drawn") }),
+        view.drawn_power ? el("span", { class: "zw-power", text: t(`power_${view.drawn_power}`) }) : null));
     }
-    return h("div", { class: "zw-centre" }, ...parts);
+    return el("div", { class: "zw-centre" }, ...parts);
   }
 
   function controlsNode() {
-    if (!canAct()) return ctx.send ? null : h("p", { class: "zw-hint", text: t("spectator") });
-    const box = h("div", { class: "zw-controls" });
+    if (!canAct()) return ctx.send ? null : el("p", { class: "zw-hint", text: t("spectator") });
+    const box = el("div", { class: "zw-controls" });
     // "Draw (D)": the key in a <small class="key-hint"> that touch screens hide (site.css)
-    const btn = (testid, label, onclick, extra) => {
+    // Enabled exactly when the view lists an action of `kind` (a game not sending `legal` yet: always); `kind` null:
+    // not an action (cancel).
+    const btn = (testid, kind, label, onclick, extra) => {
       const [, text, key] = /^(.*?)( \([^)]*\))?$/.exec(label);
-      return h("button", { type: "button", "data-testid": testid, class: `zw-btn ${extra || ""}`, onclick }, text, key ? h("small", { class: "key-hint", text: key }) : null);
+      return el("button", { type: "button", "data-testid": testid, class: `zw-btn ${extra || ""}`, disabled: kind !== null && !legalOf(view, kind), onclick },
+        text, key ? el("small", { class: "key-hint", text: key }) : null);
     };
     if (myTurn()) {
       if (view.phase === "turn") {
-        box.append(btn("draw", `${t("draw")} (D)`, () => send({ kind: "draw" })));
-        box.append(btn("take-discard", `${t("take")} (T)`, () => setMode("take"), mode === "take" ? "zw-on" : ""));
-        if (view.caller === null) box.append(btn("zwicker", `${t("zwicker")} (Z)`, () => send({ kind: "zwicker" }), "zw-call"));
+        box.append(btn("draw", "draw", `${t("draw")} (D)`, () => send({ kind: "draw" })));
+        box.append(btn("take-discard", "take_discard", `${t("take")} (T)`, () => setMode("take"), mode === "take" ? "zw-on" : ""));
+        if (view.caller === null) box.append(btn("zwicker", "zwicker", `${t("zwicker")} (Z)`, () => send({ kind: "zwicker" }), "zw-call"));
       } else if (view.phase === "drawn") {
-        box.append(btn("replace", `${t("replace")} (R)`, () => setMode("replace"), mode === "replace" ? "zw-on" : ""));
-        box.append(btn("discard-drawn", `${t("discard")} (X)`, () => send({ kind: "discard" })));
-        if (view.drawn_power) box.append(btn("use", `${t("use")} (U)`, () => setMode("use"), mode === "use" ? "zw-on" : ""));
+        box.append(btn("replace", "replace", `${t("replace")} (R)`, () => setMode("replace"), mode === "replace" ? "zw-on" : ""));
+        box.append(btn("discard-drawn", "discard", `${t("discard")} (X)`, () => send({ kind: "discard" })));
+        if (view.drawn_power) box.append(btn("use", "use", `${t("use")} (U)`, () => setMode("use"), mode === "use" ? "zw-on" : ""));
       } else if (view.phase === "king") {
-        box.append(btn("keep", `${t("keep")} (K)`, () => send({ kind: "keep" })));
+        box.append(btn("keep", "keep", `${t("keep")} (K)`, () => send({ kind: "keep" })));
       }
     }
-    box.append(btn("snap", `${t("snap")} (S)`, snap, selected.size ? "zw-snap zw-on" : "zw-snap"));
-    if (mode || selected.size) box.append(btn("cancel", `${t("cancel")} (Esc)`, () => { mode = null; picks = []; selected.clear(); render(); }));
+    box.append(btn("snap", "snap", `${t("snap")} (S)`, snap, selected.size ? "zw-snap zw-on" : "zw-snap"));
+    if (mode || selected.size) box.append(btn("cancel", null, `${t("cancel")} (Esc)`, () => { mode = null; picks = []; selected.clear(); render(); }));
     let hint = document.documentElement.classList.contains("touch") ? t("snapHintTouch") : t("snapHint");
     if (mode === "take") hint = t("pickTake");
     else if (mode === "replace") hint = t("pickReplace");
     else if (mode === "use" && view.drawn_power) hint = t(`pick_${view.drawn_power}`);
     else if (mode === "swap") hint = t("swapHint");
-    return h("div", {}, box, h("p", { class: "zw-hint", "data-testid": "hint", text: hint }));
+    return el("div", {}, box, el("p", { class: "zw-hint", "data-testid": "hint", text: hint }));
   }
 
   function statusNode() {
     const parts = [];
     if (view.final_round && !view.finished) {
-      parts.push(h("div", { class: "zw-final", "data-testid": "final-round", text: `⚑ ${t("finalRound", who(view.caller))}` }));
+      parts.push(el("div", { class: "zw-final", "data-testid": "final-round", text: `⚑ ${t("finalRound", who(view.caller))}` }));
     }
-    if (!ctx.send && isCard(view.draw_top) && !view.finished) parts.push(h("div", { class: "zw-xray-note", "data-testid": "xray-note", text: t("xray") }));
+    if (!ctx.send && isCard(view.draw_top) && !view.finished) parts.push(el("div", { class: "zw-xray-note", "data-testid": "xray-note", text: t("xray") }));
     if (!view.finished) {
-      parts.push(h("div", { class: `zw-turn ${view.turn === me ? "zw-mine" : ""}`, "data-testid": "turn",
+      parts.push(el("div", { class: `zw-turn ${view.turn === me ? "zw-mine" : ""}`, "data-testid": "turn",
         text: view.turn === me ? t("yourTurn") : t("turnOf", who(view.turn)) }));
-      parts.push(h("div", { class: "zw-timer", "data-testid": "turn-timer" },
-        h("div", { class: "zw-timer-track" }, h("div", { class: "zw-timer-bar" })), h("span", { class: "zw-timer-text" })));
+      parts.push(el("div", { class: "zw-timer", "data-testid": "turn-timer" },
+        el("div", { class: "zw-timer-track" }, el("div", { class: "zw-timer-bar" })), el("span", { class: "zw-timer-text" })));
     }
     // the latest happening stays in sight at the top; the full log is below the table
     // while a snap race is judged, that line says so (the platform's race panel gives the times)
     const judging = view.race && (view.race.claims || []).length
       ? t("judging", view.race.claims.map((c) => who(c.seat)).join(", ")) : null;
     if (judging || messages.length) {
-      parts.push(h("div", { class: "zw-last", "data-testid": "last-message", text: judging || messages[messages.length - 1] }));
+      parts.push(el("div", { class: "zw-last", "data-testid": "last-message", text: judging || messages[messages.length - 1] }));
     }
-    return h("div", { class: "zw-status" }, ...parts);
+    return el("div", { class: "zw-status" }, ...parts);
   }
 
   function scoreNode() {
     if (!view.revealed || !view.outcome) return null;
     const winners = new Set(view.outcome.winners);
     const rows = [...view.outcome.placements].sort((a, b) => a.place - b.place || a.seat - b.seat).map((p) =>
-      h("tr", { class: winners.has(p.seat) ? "zw-win" : "", "data-testid": `score-${p.seat}` },
-        h("td", { text: `${p.place}${winners.has(p.seat) ? " ★" : ""}` }),
-        h("td", { text: `${who(p.seat)}${p.seat === view.caller ? ` (⚑ ${t("caller")})` : ""}` }),
-        h("td", { class: "zw-cards-cell", text: (view.revealed.slots[p.seat] || []).filter(isCard).map(cardName).join(" ") }),
-        h("td", { class: "zw-num", text: String(view.revealed.totals[p.seat]) })));
-    return h("section", { class: "zw-scores" },
-      h("h3", { text: t("scores") }),
-      h("table", { "data-testid": "score-table" },
-        h("thead", {}, h("tr", {}, h("th", { text: t("place") }), h("th", { text: t("player") }),
-          h("th", { text: t("cards") }), h("th", { text: t("total") }))),
-        h("tbody", {}, ...rows)));
+      el("tr", { class: winners.has(p.seat) ? "zw-win" : "", "data-testid": `score-${p.seat}` },
+        el("td", { text: `${p.place}${winners.has(p.seat) ? " ★" : ""}` }),
+        el("td", { text: `${who(p.seat)}${p.seat === view.caller ? ` (⚑ ${t("caller")})` : ""}` }),
+        el("td", { class: "zw-cards-cell", text: (view.revealed.slots[p.seat] || []).filter(isCard).map(cardName).join(" ") }),
+        el("td", { class: "zw-num", text: String(view.revealed.totals[p.seat]) })));
+    return el("section", { class: "zw-scores" },
+      el("h3", { text: t("scores") }),
+      el("table", { "data-testid": "score-table" },
+        el("thead", {}, el("tr", {}, el("th", { text: t("place") }), el("th", { text: t("player") }),
+          el("th", { text: t("cards") }), el("th", { text: t("total") }))),
+        el("tbody", {}, ...rows)));
   }
 
   function render() {
@@ -576,15 +563,15 @@ export function createRenderer(root, ctx) {
     }
     const others = view.seats.filter((s) => s.seat !== me);
     const mine = me !== null ? view.seats.find((s) => s.seat === me) : null;
-    const log = h("ul", { class: "zw-log", "data-testid": "message-log", "aria-live": "polite" },
-      ...messages.map((m) => h("li", { text: m })));
+    const log = el("ul", { class: "zw-log", "data-testid": "message-log", "aria-live": "polite" },
+      ...messages.map((m) => el("li", { text: m })));
     // replaceChildren would print a null as the text "null": leave absent parts out
     // at the end the score table comes first: it is what everybody looks for
     board.replaceChildren(...[
       statusNode(),
       scoreNode(),
-      h("div", { class: "zw-opponents" }, ...others.map(seatNode)),
-      h("div", { class: "zw-middle" }, centreNode(), controlsNode()),
+      el("div", { class: "zw-opponents" }, ...others.map(seatNode)),
+      el("div", { class: "zw-middle" }, centreNode(), controlsNode()),
       mine ? seatNode(mine) : null,
       log,
     ].filter(Boolean));
