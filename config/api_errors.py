@@ -1,10 +1,17 @@
-"""Every REST error is JSON with a `detail` saying why (PROTOCOL.md: 400/403/404/409), and a `code`
-where the platform names one.
+"""One error body for every REST answer of every app: `{"detail": why, "code": what}` (PROTOCOL.md:
+400/401/403/404/409/429), plus `rule_code` when a game rule refused it.
 
-PlatformError (games.errors) is answered here for every API view, not only PlatformApi's: the
-query-parameter helper (config.query) raises it from any view. A refused body (config.parsers)
-keeps DRF's ParseError and gains its `code` (`bad_json`), as does a body over Django's size or
-field-count limits (which DRF reads through `request.body`).
+Everything is answered here, once (settings REST_FRAMEWORK EXCEPTION_HANDLER), for every API view:
+
+- PlatformError (games.errors), raised by services, selectors and the query-parameter helper
+  (config.query), keeps its code and status; its `detail` is in the request's language.
+- RuleError (a game's rules) is a 400 with the rule's code.
+- A refused body: DRF's field errors (`{field: [messages]}`, what PROTOCOL.md promises for a
+  refused sign-up) stay, and gain `detail` (the first field's messages, naming it) and
+  `code` `bad_<field>`, as query parameters are refused. Unreadable JSON (config.parsers) and a
+  body over Django's size or field-count limits are `bad_json`.
+- Any other DRF refusal (401, 403, 404, 405, 429 ...) gains its DRF code (`not_authenticated`,
+  `permission_denied`, ...).
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -20,15 +27,45 @@ from config.parsers import BAD_BODY
 from games.engine import RuleError
 from games.errors import PlatformError
 
+NON_FIELD = "non_field_errors"
+
+
+def _messages(problems: Any) -> str:
+    if isinstance(problems, dict):  # a nested serializer: its first field's problems
+        problems = next(iter(problems.values()), "")
+    if isinstance(problems, list):
+        return " ".join(_messages(p) for p in problems)
+    return str(problems)
+
+
+def refusal(detail: str, code: str) -> dict[str, str]:
+    """The error body (for answers written by hand, e.g. a 429 carrying Retry-After)."""
+    return {"detail": detail, "code": code}
+
+
+def field_refusal(errors: Any) -> dict[str, Any]:
+    """DRF's field errors with the common `detail` and `code` added (the first field names both)."""
+    if not isinstance(errors, dict) or not errors:
+        return refusal(_messages(errors) or "bad request", "bad_request")
+    field, problems = next(iter(errors.items()))
+    detail = _messages(problems)
+    if field == NON_FIELD:
+        return {**errors, **refusal(detail, "bad_request")}
+    return {**errors, **refusal(detail if detail.startswith(str(field)) else f"{field}: {detail}", f"bad_{field}")}
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
-        return Response({"detail": exc.message, "code": exc.code}, status=400)
+        return Response(refusal(exc.message, exc.code), status=400)
     if isinstance(exc, PlatformError):
         return Response(exc.as_json(), status=exc.status)
     if isinstance(exc, (RequestDataTooBig, TooManyFieldsSent)):
-        return Response({"detail": f"request body refused: {exc}", "code": BAD_BODY}, status=400)
+        return Response(refusal(f"request body refused: {exc}", BAD_BODY), status=400)
     response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(exc, ParseError) and isinstance(response.data, dict):
+    if response is None or not isinstance(exc, APIException):
+        return response
+    if isinstance(exc, ValidationError):
+        response.data = field_refusal(response.data)
+    elif isinstance(response.data, dict) and "code" not in response.data:
         response.data["code"] = getattr(exc.detail, "code", None) or exc.default_code
     return response

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.models import User
 from config.query import OneOfField, QuerySerializer, query_params
-from games import errors
 from games.api import PlatformApi
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
@@ -67,14 +67,6 @@ def _payload(tournament_id: int) -> dict[str, Any]:
     return selectors.tournament_payload(selectors.tournament_get(tournament_id=tournament_id))
 
 
-def _validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    s = serializer_class(data=data)
-    if not s.is_valid():
-        field, problems = next(iter(s.errors.items()))
-        raise errors.bad_request(f"{field}: {' '.join(str(p) for p in problems)}", f"bad_{field}")
-    return dict(s.validated_data)
-
-
 class TournamentListApi(PlatformApi):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
@@ -89,7 +81,9 @@ class TournamentListApi(PlatformApi):
 
     @extend_schema(request=CreateIn, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
-        data = _validated(CreateIn, request.data)
+        body = CreateIn(data=request.data)
+        body.is_valid(raise_exception=True)  # config/api_errors.py: 400 `bad_<field>` naming the field
+        data = dict(body.validated_data)
         open_registration = data.pop("open")
         t = services.tournament_create(organiser=request.user, open_registration=open_registration, **data)
         return Response(_payload(t.pk), status=status.HTTP_201_CREATED)
@@ -111,44 +105,94 @@ class StandingsApi(PlatformApi):
         return Response(_payload(tournament_id)["standings"])
 
 
-def _action(name: str, call: Any, body: type[serializers.Serializer] | None = None, doc: str = "") -> type[PlatformApi]:
-    """One POST endpoint per organiser or player action; all answer with the tournament."""
+class TournamentActionApi(PlatformApi):
+    """One organiser or player action: a POST whose body (`body`, if any) is validated, then `act`
+    runs the service; every action answers with the tournament. Each action is a subclass below."""
 
-    class ActionApi(PlatformApi):
-        permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated]
+    body: type[serializers.Serializer] | None = None
 
-        @extend_schema(request=body, responses={200: TournamentSerializer}, description=doc, operation_id=f"tournament_{name}")
-        def post(self, request: Request, tournament_id: int) -> Response:
-            data = _validated(body, request.data) if body is not None else {}
-            call(tournament_id=tournament_id, user=request.user, **data)
-            return Response(_payload(tournament_id))
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        raise NotImplementedError
 
-    ActionApi.__name__ = ActionApi.__qualname__ = f"Tournament{name.title().replace('_', '')}Api"
-    return ActionApi
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data: dict[str, Any] = {}
+        if self.body is not None:
+            body = self.body(data=request.data)
+            body.is_valid(raise_exception=True)
+            data = dict(body.validated_data)
+        self.act(tournament_id=tournament_id, user=request.user, **data)
+        return Response(_payload(tournament_id))
 
 
-RegisterApi = _action("register", lambda tournament_id, user: services.tournament_register(tournament_id=tournament_id, user=user), doc="Register yourself.")
-UnregisterApi = _action("unregister", lambda tournament_id, user: services.tournament_unregister(tournament_id=tournament_id, user=user))
-OpenApi = _action("open", lambda tournament_id, user: services.tournament_open(tournament_id=tournament_id, by=user), doc="Organiser: open registration of a draft.")
-StartApi = _action("start", lambda tournament_id, user: services.tournament_start(tournament_id=tournament_id, by=user), doc="Organiser only.")
-PauseApi = _action("pause", lambda tournament_id, user: services.tournament_pause(tournament_id=tournament_id, by=user), doc="Organiser only: no new round or table starts.")
-ResumeApi = _action("resume", lambda tournament_id, user: services.tournament_resume(tournament_id=tournament_id, by=user), doc="Organiser only.")
-CancelApi = _action("cancel", lambda tournament_id, user: services.tournament_cancel(tournament_id=tournament_id, by=user), doc="Organiser only: live tables are aborted.")
-BotsApi = _action(
-    "bots",
-    lambda tournament_id, user, level, count: services.tournament_add_bots(tournament_id=tournament_id, by=user, level=level, count=count),
-    BotsIn,
-    "Organiser: register `count` bots of a level, each a distinct named bot account.",
-)
-RemoveApi = _action(
-    "remove",
-    lambda tournament_id, user, username: services.tournament_remove_player(tournament_id=tournament_id, by=user, username=username),
-    PlayerIn,
-    "Organiser: remove a player (withdrawn once running; a bot finishes their table).",
-)
-ReplaceApi = _action(
-    "replace",
-    lambda tournament_id, user, username: services.tournament_replace_player(tournament_id=tournament_id, by=user, username=username),
-    PlayerIn,
-    "Organiser: a bot plays this player's live seat now (a no-show).",
-)
+def _documented(name: str, doc: str = "", body: type[serializers.Serializer] | None = None) -> Any:
+    """The schema of one action (its POST is inherited, so drf-spectacular isolates it per class)."""
+    return extend_schema_view(
+        post=extend_schema(request=body, responses={200: TournamentSerializer}, description=doc, operation_id=f"tournament_{name}")
+    )
+
+
+@_documented("register", "Register yourself.")
+class RegisterApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_register(tournament_id=tournament_id, user=user)
+
+
+@_documented("unregister")
+class UnregisterApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_unregister(tournament_id=tournament_id, user=user)
+
+
+@_documented("open", "Organiser: open registration of a draft.")
+class OpenApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_open(tournament_id=tournament_id, by=user)
+
+
+@_documented("start", "Organiser only.")
+class StartApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_start(tournament_id=tournament_id, by=user)
+
+
+@_documented("pause", "Organiser only: no new round or table starts.")
+class PauseApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_pause(tournament_id=tournament_id, by=user)
+
+
+@_documented("resume", "Organiser only.")
+class ResumeApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_resume(tournament_id=tournament_id, by=user)
+
+
+@_documented("cancel", "Organiser only: live tables are aborted.")
+class CancelApi(TournamentActionApi):
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_cancel(tournament_id=tournament_id, by=user)
+
+
+@_documented("bots", "Organiser: register `count` bots of a level, each a distinct named bot account.", BotsIn)
+class BotsApi(TournamentActionApi):
+    body = BotsIn
+
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_add_bots(tournament_id=tournament_id, by=user, level=data["level"], count=data["count"])
+
+
+@_documented("remove", "Organiser: remove a player (withdrawn once running; a bot finishes their table).", PlayerIn)
+class RemoveApi(TournamentActionApi):
+    body = PlayerIn
+
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_remove_player(tournament_id=tournament_id, by=user, username=data["username"])
+
+
+@_documented("replace", "Organiser: a bot plays this player's live seat now (a no-show).", PlayerIn)
+class ReplaceApi(TournamentActionApi):
+    body = PlayerIn
+
+    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
+        services.tournament_replace_player(tournament_id=tournament_id, by=user, username=data["username"])

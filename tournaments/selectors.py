@@ -9,7 +9,6 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.db.models import Prefetch, QuerySet
 
-from accounts.models import User
 from games import errors
 from games.deals import secret_deals
 from games.engine import RuleError, resolve_options
@@ -287,15 +286,6 @@ def standings_csv_rows(t: Tournament) -> list[list[Any]]:
              "yes" if row.withdrawn else "", *[row.by_round.get(n, "") for n in numbers]]
         )
     return out
-
-
-def current_table_of(*, t: Tournament, user: User) -> int | None:
-    """The live table a player sits at in this tournament, if any."""
-    return (
-        TournamentSeat.objects.filter(tournament_table__round__tournament=t, tournament_table__done=False, user=user)
-        .values_list("tournament_table__table_id", flat=True)
-        .first()
-    )
 
 
 def tournament_summary(t: Tournament) -> dict[str, Any]:
