@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.throttling import LoginAddressThrottle, SignupAddressThrottle, address_wait, wait_minutes
+from config.api_errors import field_refusal, refusal
 
 
 class RegisterIn(serializers.Serializer):
@@ -29,7 +30,7 @@ class TokenIn(serializers.Serializer):
 
 
 def _rate_limited(message: str, wait: int) -> Response:
-    response = Response({"detail": message, "code": "rate_limited"}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+    response = Response(refusal(message, "rate_limited"), status=status.HTTP_429_TOO_MANY_REQUESTS)
     response["Retry-After"] = str(wait)
     return response
 
@@ -51,7 +52,7 @@ class RegisterApi(APIView):
         try:
             user = services.user_register(**data.validated_data)
         except ValidationError as e:
-            return Response(e.message_dict, status=status.HTTP_400_BAD_REQUEST)
+            return Response(field_refusal(e.message_dict), status=status.HTTP_400_BAD_REQUEST)  # PROTOCOL.md: field errors
         return Response(
             {"id": user.id, "username": user.username, "token": services.token_for(user=user)},
             status=status.HTTP_201_CREATED,
@@ -75,7 +76,7 @@ class TokenApi(APIView):
             cooloff = int(settings.AXES_COOLOFF_TIME.total_seconds())
             return _rate_limited(_("Too many failed log-ins. Try again in a few minutes."), cooloff)
         if token is None:
-            return Response({"detail": "Unable to log in with the given credentials."}, status=status.HTTP_400_BAD_REQUEST)
+            return Response(refusal("Unable to log in with the given credentials.", "bad_credentials"), status=status.HTTP_400_BAD_REQUEST)
         return Response({"token": token})
 
 
