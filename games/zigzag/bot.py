@@ -339,6 +339,18 @@ class ZigzagBot:
     """The ZIGZAG bot registered as `BOT` (pure; it sees only its context)."""
 
     def choose(self, ctx: BotContext, rng: random.Random) -> BotMove | None:
+        """The planned move, if the rules list it for my seat now (`view["legal"]`); else nothing yet.
+
+        The plan below ranks by its own heuristics; `legal` is the last word,
+        so a bot never sends what the rules would refuse (a riding sign is
+        listed with the move it rides on).
+        """
+        move = self._plan(ctx)
+        if move is None or move.action not in ctx.view["legal"]:
+            return None
+        return move
+
+    def _plan(self, ctx: BotContext) -> BotMove | None:
         v = ctx.view
         if v.get("finished") or v.get("seat") is None:
             return None

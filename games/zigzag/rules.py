@@ -158,12 +158,17 @@ import random
 from typing import Any
 
 from games.engine import (
+    TIMER,
+    Action,
     Event,
+    GameRules,
     Option,
     RuleError,
     State,
     Timing,
+    Tx,
     event,
+    is_int,
     race_claim_record,
     race_open,
     race_ranking,
@@ -351,21 +356,23 @@ def team_seats(team: int, seats: int) -> list[int]:
     return [team, team + seats // 2]
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+class ZigzagRules(GameRules):
+    """The ZIGZAG rules object registered as `RULES`.
 
-
-class ZigzagRules:
-    """The ZIGZAG rules object registered as `RULES`."""
+    Read it like every game's rules (games/engine.py `GameRules`): `setup`;
+    the moves (one function per action kind, emitting into a `Tx`); the folds
+    (one function per event kind); what a seat may see (`view`, `redact`,
+    `legal_actions`); and at the end the two tables `moves` and `folds`.
+    """
 
     slug = "zigzag"
-    races: frozenset[str] = frozenset(("exchange", "stop", "z"))  # a take from the centre (PROTOCOL "Fair races")
-    unranked_off: frozenset[str] = frozenset(("hand_hint",))
-    """Bool options the platform turns off in ranked play (games.services._match_options): beginner help."""
     name = "ZIGZAG"
     min_seats = 4
     max_seats = 6
     teams = True
+    races: frozenset[str] = frozenset(("exchange", "stop", "z"))  # a take from the centre (PROTOCOL "Fair races")
+    unranked_off: frozenset[str] = frozenset(("hand_hint",))
+    """Bool options the platform turns off in ranked play (games.services._match_options): beginner help."""
     options: dict[str, Option] = {
         "tour_seconds": Option("int", 45, "Seconds before a tour ends when not everyone has passed", minimum=5, maximum=600),
         "beginner": Option("bool", False, "One extra joker in the deck"),
@@ -383,341 +390,112 @@ class ZigzagRules:
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Validate seats and options, then deal the first manche and start its first tour."""
-        if not _is_int(seats) or seats not in JOKERS_BY_SEATS:
+        if not is_int(seats) or seats not in JOKERS_BY_SEATS:
             raise RuleError("bad_option", "ZIGZAG is played by 4 or 6 players (teams of two)")
         opts = resolve_options(self.options, options, seats)
         if opts["dealer"] >= seats:
             raise RuleError("bad_option", f"option dealer must be below {seats}")
         dealer = opts["dealer"] if opts["dealer"] >= 0 else seats - 1
         deck = deck_for(seats, opts["beginner"])
-        return self._new_manche(seats, opts, dealer, deck, 1, 0, rng)
+        return _new_manche(seats, opts, dealer, deck, 1, 0, rng)
 
-    def _new_manche(
-        self,
-        seats: int,
-        opts: dict[str, Any],
-        dealer: int,
-        deck: list[int],
-        manche: int,
-        now_ms: int,
-        rng: random.Random,
-    ) -> list[Event]:
-        """Shuffle everything, deal 4 each, start tour 1 with its timer."""
-        order = list(deck)
-        rng.shuffle(order)
-        hands = [order[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(seats)]
-        draw = order[HAND_SIZE * seats :]
-        starting = draw[:seats]
-        return [
-            event(
-                "dealt",
-                None,
-                manche=manche,
-                seats=seats,
-                options=opts,
-                dealer=dealer,
-                hands=[cards(h) for h in hands],
-                draw=cards(draw),
-            ),
-            event("tour_started", None, manche=manche, tour=1, starting=cards(starting)),
-            timer_event(_timer_id(manche, 1), now_ms + opts["tour_seconds"] * 1000),
-        ]
+    # --- before every move: settle the races that are due ----------------------------
 
-    # --- decide ------------------------------------------------------------------
+    def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
+        """Settle the open races whose window closed (lazily: right even when their timer is late).
 
-    def decide(
-        self,
-        state: State,
-        seat: int | None,
-        action: dict[str, Any],
-        now_ms: int,
-        rng: random.Random,
-        *,
-        timing: Timing | None = None,
-    ) -> list[Event]:
-        """Check one action against the table and return the facts it causes.
-
-        Open races whose window has closed are settled first (lazily: the state
-        is right even when their timer is late); an announcement, a counter and
-        the tour timer settle every open race first (see "Fair races" above).
+        An announcement and a counter settle every open race first (they are
+        checked against the hands as the takes already made leave them); a
+        timer settles in its move, since which races it settles depends on
+        which timer it is.
         """
-        if not isinstance(state, dict):
-            raise RuleError("bad_action", "no match")
-        if state["finished"]:
-            raise RuleError("match_over", "the match is over")
-        if not isinstance(action, dict):
-            raise RuleError("bad_action", "an action is an object")
-        kind = action.get("kind")
-        if not isinstance(kind, str):
-            raise RuleError("bad_action", "an action needs a kind")
-        if not _is_int(now_ms):
-            now_ms = 0
-        if kind == "timer":
-            if seat is not None:
-                raise RuleError("bad_action", "only the system fires timers")
-            tid = action.get("id")
-            if not isinstance(tid, str):
-                raise RuleError("bad_action", "a timer needs a string id")
-            if tid.startswith("race:"):
-                return self._race_timer(state, tid, now_ms, rng)
-            live = state["timer"] is not None and state["timer"]["id"] == tid
-            pre, state = self._settle_races(state, now_ms, rng, every=live)
-            return pre + self._timer(state, action, now_ms, rng)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise RuleError("unknown_action", f"unknown action {kind!r}")
-        if seat is None:
-            raise RuleError("bad_action", "the system only fires timers")
-        if not _is_int(seat) or not 0 <= seat < state["seats"]:
-            raise RuleError("bad_action", "no such seat")
-        pre, state = self._settle_races(state, now_ms, rng, every=kind in ("announce", "counter"))
-        if kind in self.races:
-            return pre + handler(self, state, seat, action, now_ms, rng, timing)
-        return pre + handler(self, state, seat, action, now_ms, rng)
+        if kind != TIMER:
+            _settle_races(tx, now_ms, every=kind in ("announce", "counter"))
 
-    def _timer(self, state: State, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    # --- moves: one function per action kind (the `moves` table below) ----------------
+
+    def _timer(self, tx: Tx, seat: None, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        """A race's window closed, or a tour's time is up (which settles every open race first); stale: nothing."""
         tid = action["id"]
-        timer = state["timer"]
-        if timer is None or timer["id"] != tid:
-            return []
-        return self._end_tour(state, now_ms, rng, "timer")
+        if tid.startswith("race:"):
+            _settle_races(tx, now_ms, every=False)
+            race = _race_by_id(tx.state, tid[len("race:") :])
+            if race is not None:  # a later claim moved its window (the claimants' round trips changed)
+                tx.emit(timer_event(tid, race_settle_at(race)))
+            return
+        timer = tx.state["timer"]
+        live = timer is not None and timer["id"] == tid
+        _settle_races(tx, now_ms, every=live)
+        if live:
+            _end_tour(tx, now_ms, rng, "timer")
 
-    # --- fair races: a take from the centre ------------------------------------------
-
-    def _race_timer(self, state: State, tid: str, now_ms: int, rng: random.Random) -> list[Event]:
-        """A race's window closed: settle it (and any other due race); stale → no events; early → armed again."""
-        pre, state = self._settle_races(state, now_ms, rng, every=False)
-        race = _race_by_id(state, tid[len("race:") :])
-        if race is not None:  # a later claim moved its window (the claimants' round trips changed)
-            return [*pre, timer_event(tid, race_settle_at(race))]
-        return pre
-
-    def _settle_races(self, state: State, now_ms: int, rng: random.Random, *, every: bool) -> tuple[list[Event], State]:
-        """Settle the open races that are due at `now_ms` (all of them with `every`), earliest first.
-
-        Returns the events and the state after them, so the action that follows
-        is decided on the table as it really is.
-        """
-        out: list[Event] = []
-        while True:
-            races = state.get("races") or []
-            due = [(race_settle_at(r), r["id"]) for r in races if every or race_settle_at(r) <= now_ms]
-            if not due:
-                return out, state
-            race = _race_by_id(state, min(due)[1])
-            assert race is not None
-            for e in self._settle(state, race, now_ms):
-                state = self.fold(state, e)
-                out.append(e)
-
-    def _settle(self, state: State, race: dict[str, Any], now_ms: int) -> list[Event]:
-        """The fastest judged claim takes the card: `race_settled`, then its move as it would have been made at once."""
-        ranking = race_ranking(race)
-        winner = ranking[0]["seat"]
-        move = race["moves"][str(winner)]
-        sig = race["signs"].get(str(winner))
-        settled = event("race_settled", None, race=race["id"], ranking=ranking, winner=winner, take=card(race["take"]))
-        return [settled, self._move_event(state, winner, move, sig, now_ms)]
-
-    def _move_event(self, state: State, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, at: int) -> Event:
-        kind, take = move["kind"], move["take"]
-        if kind == "exchange":
-            e = event("exchanged", seat, give=card(move["give"]), take=card(take), at=at)
-        elif kind == "stop":
-            e = event("stopped", seat, card=card(move["card"]), target=move["target"], take=card(take))
-        else:
-            target = move["target"]
-            e = event("z_played", seat, card=card(move["card"]), target=target, removed=cards(state["stops"][target]), take=card(take))
-        return _signed(e, sig)
-
-    def _claim(
-        self,
-        state: State,
-        seat: int,
-        move: dict[str, Any],
-        sig: dict[str, Any] | None,
-        now_ms: int,
-        rng: random.Random,
-        timing: Timing | None,
-    ) -> list[Event]:
-        """A take from the centre is a race claim; the card goes to the fastest judged claim.
-
-        A first claim nobody could still beat (nobody compensated, or every
-        other seat's bound already passed) is simply the move. Otherwise the
-        race waits: `race_claimed`, and a timer at `race_settle_at`; a claim
-        joining an open race is `race_claimed` too, settled at once when no
-        seat that has not claimed could still be judged faster.
-        """
-        seats = state["seats"]
-        take = move["take"]
-        race = next((r for r in state.get("races") or [] if r["take"] == take), None)
-        opened_ms = race["opened_ms"] if race is not None else _centre_at(state)[state["centre"].index(take)]
-        t = _judged(timing, now_ms, seats, opened_ms)
-        if race is None:
-            rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
-            race = race_open(rid, opened_ms, range(seats))
-            alone = race_with_claim(race, race_claim_record(race, seat, t), t.comp_ms)
-            if race_settle_at(alone) <= now_ms:
-                # nobody could still be judged faster: the take is the move alone, exactly as without races
-                return [self._move_event(state, seat, move, sig, now_ms)]
-        wire = {k: (card(v) if k in ("give", "card", "take") else v) for k, v in move.items()}
-        data: dict[str, Any] = {
-            "race": race["id"],
-            "claim": race_claim_record(race, seat, t, take=card(take)),
-            "comp_ms": list(t.comp_ms),
-            "opened_ms": opened_ms,
-            "move": wire,
-        }
-        if sig is not None:
-            data["pending_signal"] = sig
-        claimed = event("race_claimed", seat, **data)
-        after = self.fold(state, claimed)
-        race = _race_by_id(after, data["race"])
-        assert race is not None
-        settle_at = race_settle_at(race)
-        if settle_at <= now_ms:
-            return [claimed, *self._settle(after, race, now_ms)]
-        return [claimed, timer_event(f"race:{race['id']}", settle_at)]
-
-    def _no_claim(self, state: State, seat: int) -> None:
-        if _claim_of(state, seat) is not None:
-            raise RuleError("claim_pending", "your take from the centre is being judged: wait a moment")
-
-    def _end_tour(self, state: State, now_ms: int, rng: random.Random, reason: str) -> list[Event]:
-        """Centre and untaken starting cards to the discard; the next tour begins."""
-        seats = state["seats"]
-        unopened = [s for s in range(seats) if state["starting"][s] is not None]
-        out = [
-            event(
-                "tour_ended",
-                None,
-                manche=state["manche"],
-                tour=state["tour"],
-                reason=reason,
-                centre=cards(state["centre"]),
-                unopened=unopened,
-            )
-        ]
-        draw = state["draw"]
-        discard = state["discard"] + state["centre"] + [state["starting"][s] for s in unopened]
-        if len(draw) < seats:
-            order = list(discard)
-            rng.shuffle(order)
-            out.append(event("reshuffled", None, order=order, count=len(order)))
-            draw = draw + order
-        tour = state["tour"] + 1
-        out.append(event("tour_started", None, manche=state["manche"], tour=tour, starting=cards(draw[:seats])))
-        out.append(timer_event(_timer_id(state["manche"], tour), now_ms + state["options"]["tour_seconds"] * 1000))
-        return out
-
-    # --- hand actions ----------------------------------------------------------------
-
-    def _open(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _open(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        state = tx.state
         cid = _card_field(action, "card")
         sig = _riding_sign(state, seat, action)
         if state["starting"][seat] is None:
             raise RuleError("already_opened", "you opened this tour already")
         if cid not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
-        return [_signed(event("opened", seat, card=card(cid), took=card(state["starting"][seat]), at=now_ms), sig)]
+        tx.emit(_signed(event("opened", seat, card=card(cid), took=card(state["starting"][seat]), at=now_ms), sig))
 
-    def _exchange(
-        self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random, timing: Timing | None = None
-    ) -> list[Event]:
+    def _exchange(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        state = tx.state
         give = _card_field(action, "give")
         take = _card_field(action, "take")
         sig = _riding_sign(state, seat, action)
-        self._after_open(state, seat)
-        self._no_claim(state, seat)
+        _hand_move_allowed(state, seat)
         if give not in state["hands"][seat]:
             raise RuleError("not_in_hand", "you do not hold that card")
-        if take not in state["centre"]:
-            raise RuleError("gone", "that card is no longer in the centre")
-        return self._claim(state, seat, {"kind": "exchange", "give": give, "take": take}, sig, now_ms, rng, timing)
+        _take_allowed(state, take, special=False)
+        _claim(tx, seat, {"kind": "exchange", "give": give, "take": take}, sig, now_ms, timing)
 
-    def _stop(
-        self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random, timing: Timing | None = None
-    ) -> list[Event]:
-        cid = _card_field(action, "card")
-        take = _card_field(action, "take")
-        target = _seat_field(action, "target", state["seats"])
-        sig = _riding_sign(state, seat, action)
-        self._after_open(state, seat)
-        self._no_claim(state, seat)
-        if cid not in state["hands"][seat]:
-            raise RuleError("not_in_hand", "you do not hold that card")
-        if KIND[cid] != STOP:
-            raise RuleError("not_a_stop", "that card is not a STOP")
+    def _stop(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        state = tx.state
+        cid, take, target, sig = _special_fields(state, seat, action, STOP, "not_a_stop", "that card is not a STOP")
         if team_of(target, state["seats"]) == team_of(seat, state["seats"]):
             raise RuleError("bad_target", "a STOP goes before an opponent")
         if len(state["stops"][target]) + _stops_claimed(state, target) >= MAX_STOPS:
             raise RuleError("stop_limit", "two STOPs lie (or are being laid) before that player already")
-        if not state["centre"]:
-            raise RuleError("empty_centre", "there is no centre card to take")
-        if take not in state["centre"]:
-            raise RuleError("gone", "that card is no longer in the centre")
-        return self._claim(state, seat, {"kind": "stop", "card": cid, "target": target, "take": take}, sig, now_ms, rng, timing)
+        _take_allowed(state, take, special=True)
+        _claim(tx, seat, {"kind": "stop", "card": cid, "target": target, "take": take}, sig, now_ms, timing)
 
-    def _z(
-        self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random, timing: Timing | None = None
-    ) -> list[Event]:
-        cid = _card_field(action, "card")
-        take = _card_field(action, "take")
-        target = _seat_field(action, "target", state["seats"])
-        sig = _riding_sign(state, seat, action)
-        self._after_open(state, seat)
-        self._no_claim(state, seat)
-        if cid not in state["hands"][seat]:
-            raise RuleError("not_in_hand", "you do not hold that card")
-        if KIND[cid] != ZCARD:
-            raise RuleError("not_a_z", "that card is not a Z")
+    def _z(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        state = tx.state
+        cid, take, target, sig = _special_fields(state, seat, action, ZCARD, "not_a_z", "that card is not a Z")
         if team_of(target, state["seats"]) != team_of(seat, state["seats"]):
             raise RuleError("bad_target", "a Z frees yourself or your partner")
-        if not state["centre"]:
-            raise RuleError("empty_centre", "there is no centre card to take")
-        if take not in state["centre"]:
-            raise RuleError("gone", "that card is no longer in the centre")
-        return self._claim(state, seat, {"kind": "z", "card": cid, "target": target, "take": take}, sig, now_ms, rng, timing)
+        _take_allowed(state, take, special=True)
+        _claim(tx, seat, {"kind": "z", "card": cid, "target": target, "take": take}, sig, now_ms, timing)
 
-    def _pass(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _pass(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        state = tx.state
         sig = _riding_sign(state, seat, action)
-        self._after_open(state, seat)
-        self._no_claim(state, seat)
+        _hand_move_allowed(state, seat)
         if state["passed"][seat]:
             raise RuleError("already_passed", "you passed already")
-        out = [_signed(event("passed", seat), sig)]
+        tx.emit(_signed(event("passed", seat), sig))
         # a seat whose take is being judged has not finished its tour, even if it passed before
-        claimants = {c["seat"] for r in state.get("races") or [] for c in r["claims"]}
-        if all((state["passed"][s] or s == seat) and s not in claimants for s in range(state["seats"])):
-            out += self._end_tour(state, now_ms, rng, "passed")
-        return out
+        state = tx.state
+        claimants = {c["seat"] for r in state["races"] for c in r["claims"]}
+        if all(state["passed"][s] and s not in claimants for s in range(state["seats"])):
+            _end_tour(tx, now_ms, rng, "passed")
 
-    def _after_open(self, state: State, seat: int) -> None:
-        if state["starting"][seat] is not None:
-            raise RuleError("not_opened", "open first: discard a card and take your starting card")
-
-    # --- talk: signs, announcements, counters ----------------------------------------
-
-    def _signal(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _signal(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        state = tx.state
         sign = action.get("sign")
         if not isinstance(sign, str) or sign not in SIGNS:
             raise RuleError("bad_action", "a sign is zig or zag")
-        if not state["options"]["signals_seen"]:
+        seen = state["options"]["signals_seen"]
+        if not seen:
             # a sign of its own would be an event every socket notices (see the module docstring)
             raise RuleError(
                 "signs_ride", "signs are secret at this table: add `sign` to your next move (open, exchange, stop, z or pass)"
             )
-        return [
-            event(
-                "signalled",
-                seat,
-                sign=sign,
-                partner=partner_of(seat, state["seats"]),
-                public=state["options"]["signals_seen"],
-            )
-        ]
+        tx.emit(event("signalled", seat, sign=sign, partner=partner_of(seat, state["seats"]), public=seen))
 
-    def _announce(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _announce(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        state = tx.state
         combo = action.get("combo")
         if not isinstance(combo, str) or combo not in ALL_COMBOS:
             raise RuleError("bad_action", "announce one of " + ", ".join(ALL_COMBOS))
@@ -731,14 +509,13 @@ class ZigzagRules:
         scored = state["scored"][team]
         ca = hand_class(state["hands"][a], forbidden_mask(state["stops"][a]))
         cb = hand_class(state["hands"][b], forbidden_mask(state["stops"][b]))
-        actual = team_combo(ca, cb)
         target = combo
         if combo == "double_zag":
             target = fills if fills is not None else next(c for c in COMBOS if c not in scored)
         reason = None
         if target in scored or (combo == "double_zag" and state["bonus"][team]):
             reason = "already_scored"  # a team makes its double_zag once, like every combination
-        elif actual != combo:
+        elif team_combo(ca, cb) != combo:
             reason = "wrong"
         elif combo in ("zig", "zag") and (ca if seat == a else cb) != "none":
             reason = "wrong"  # the holder announced: its partner must do it
@@ -747,48 +524,26 @@ class ZigzagRules:
             data["fills"] = fills
         if reason is not None:
             data["reason"] = reason
-            return [event("announced", seat, **data), *self._replace(state, team, "announce", rng)]
+            tx.emit(event("announced", seat, **data))
+            _replace(tx, team, "announce", rng)
+            return
         data["scores"] = target
         data["hands"] = {str(a): cards(state["hands"][a]), str(b): cards(state["hands"][b])}
-        out = [event("announced", seat, **data)]
+        tx.emit(event("announced", seat, **data))
         new_scored = [*scored, target]
-        out.append(
-            event(
-                "manche_ended",
-                None,
-                manche=state["manche"],
-                team=team,
-                combo=target,
-                bonus=combo == "double_zag",
-                scored=new_scored,
-            )
-        )
+        bonus = combo == "double_zag"
+        tx.emit(event("manche_ended", None, manche=state["manche"], team=team, combo=target, bonus=bonus, scored=new_scored))
         if all(c in new_scored for c in COMBOS):
-            counts = [len(s) for s in state["scored"]]
-            counts[team] = len(new_scored)
-            out.append(self._finished(state, counts))
+            tx.emit(_finished(tx.state))
         else:
             deck = deck_for(seats, state["options"]["beginner"])
-            out += self._new_manche(seats, state["options"], state["dealer"], deck, state["manche"] + 1, now_ms, rng)
-        return out
+            tx.extend(_new_manche(seats, state["options"], state["dealer"], deck, state["manche"] + 1, now_ms, rng))
 
-    def _finished(self, state: State, counts: list[int]) -> Event:
-        """The end: placements by combinations scored, and every card revealed."""
-        outcome = _outcome(counts, state["seats"])
-        return event(
-            "finished",
-            None,
-            outcome=outcome,
-            hands=[cards(h) for h in state["hands"]],
-            draw=cards(state["draw"]),
-            discard=cards(state["discard"]),
-            starting=[None if c is None else card(c) for c in state["starting"]],
-        )
-
-    def _counter(self, state: State, seat: int, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def _counter(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        state = tx.state
         seats = state["seats"]
         target = action.get("team")
-        if not _is_int(target) or not 0 <= target < seats // 2:
+        if not is_int(target) or not 0 <= target < seats // 2:
             raise RuleError("bad_action", "counter a team by its number")
         _no_sign(action)
         own = team_of(seat, seats)
@@ -797,68 +552,258 @@ class ZigzagRules:
         if state["failed"][own] >= MAX_FAILED_COUNTERS:
             raise RuleError("no_counters", "your team has used its three failed counters")
         proofs: dict[str, list[dict[str, Any]]] = {}
-        confirmed = False
         for s in team_seats(target, seats):
             p = proof(state["hands"][s], forbidden_mask(state["stops"][s]))
             if p is None:
-                confirmed = True
-                break
-            proofs[str(s)] = cards(p)
-        data: dict[str, Any] = {"team": target, "by": own, "confirmed": confirmed}
-        if confirmed:
-            return [event("countered", seat, **data), *self._replace(state, target, "counter", rng)]
-        data["proof"] = proofs
-        data["failed"] = state["failed"][own] + 1
-        return [event("countered", seat, **data)]
+                tx.emit(event("countered", seat, team=target, by=own, confirmed=True))
+                _replace(tx, target, "counter", rng)
+                return
+            proofs[_STR[s]] = cards(p)
+        tx.emit(event("countered", seat, team=target, by=own, confirmed=False, proof=proofs, failed=state["failed"][own] + 1))
 
-    def _replace(self, state: State, team: int, reason: str, rng: random.Random) -> list[Event]:
-        """Both partners discard their hands face down and draw 4 new cards each."""
-        seats = state["seats"]
-        a, b = team_seats(team, seats)
-        out = []
-        draw = state["draw"]
-        need = 2 * HAND_SIZE
-        if len(draw) < need:
-            # never short of cards: at least 28 cards are in the draw and discard piles
-            order = list(state["discard"])
-            rng.shuffle(order)
-            out.append(event("reshuffled", None, order=order, count=len(order)))
-            draw = draw + order
-        out.append(
-            event(
-                "hands_replaced",
-                None,
-                team=team,
-                reason=reason,
-                hands={str(a): cards(draw[:HAND_SIZE]), str(b): cards(draw[HAND_SIZE:need])},
-            )
-        )
-        return out
+    # --- folds: one function per event kind (the `folds` table below) --------------------
+    # Each returns a new state and never changes its input: a shallow copy, the
+    # manche clock one tick on (every event but `dealt` is one tick), and new
+    # lists for what changes. It is the hot path: no deepcopy.
 
-    # --- fold ----------------------------------------------------------------------
-
-    def fold(self, state: State, e: Event) -> State:
-        """Apply one fact; copies only the parts it changes (the input is never mutated)."""
-        kind = e["kind"]
+    def _fold_dealt(self, state: State, e: Event) -> State:
         d = e["data"]
-        if kind == "dealt":
-            return _fold_dealt(state, d)
-        s = dict(state)
-        s["clock"] = state["clock"] + 1
-        seat = e["seat"]
-        f = _FOLDS.get(kind)
-        if f is not None:
-            f(s, seat, d)
-            if kind in _SIGN_CARRIERS and "signal" in d:
-                _f_signalled(s, seat, d["signal"])  # after the move: the sign describes the hand it left
+        seats = d["seats"]
+        half = seats // 2
+        if state is None:
+            s: dict[str, Any] = {
+                "seats": seats,
+                "options": dict(d["options"]),
+                "dealer": d["dealer"],
+                "scored": [[] for _ in range(half)],
+                "bonus": [[] for _ in range(half)],
+                "failed": [0] * half,
+                "finished": False,
+                "outcome": None,
+                "race_count": 0,
+            }
+        else:
+            s = dict(state)
+        s["manche"] = d["manche"]
+        s["tour"] = 0
+        s["clock"] = 0
+        s["tour_clock"] = 0
+        s["hands"] = [[c["id"] for c in h] for h in d["hands"]]
+        s["draw"] = [c["id"] for c in d["draw"]]
+        s["discard"] = []
+        s["centre"] = []
+        s["centre_at"] = []
+        s["races"] = []
+        s["starting"] = [None] * seats
+        s["passed"] = [False] * seats
+        s["stops"] = [[] for _ in range(seats)]
+        s["signals"] = [None] * seats
+        s["changed_at"] = [0] * seats
+        s["countered_at"] = [-1] * half
+        s["timer"] = None
         return s
 
-    # --- view, redact, outcome -----------------------------------------------------
+    def _fold_tour_started(self, state: State, e: Event) -> State:
+        s, d = _tick(state), e["data"]
+        n = len(d["starting"])
+        s["tour"] = d["tour"]
+        s["tour_clock"] = s["clock"]
+        s["starting"] = [c["id"] for c in d["starting"]]
+        s["draw"] = s["draw"][n:]
+        s["passed"] = [False] * s["seats"]
+        return s
+
+    def _fold_timer(self, state: State, e: Event) -> State:
+        s, d = _tick(state), e["data"]
+        if not str(d["id"]).startswith("race:"):  # a race's timer is not the tour's
+            s["timer"] = {"id": d["id"], "due_ms": d["due_ms"]}
+        return s
+
+    def _fold_opened(self, state: State, e: Event) -> State:
+        s, seat, d = _tick(state), e["seat"], e["data"]
+        cid = d["card"]["id"]
+        s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, d["took"]["id"]))
+        s["centre_at"] = [*_centre_at(s), d.get("at", 0)]
+        s["centre"] = [*s["centre"], cid]
+        s["starting"] = _set(s["starting"], seat, None)
+        _touch(s, seat)
+        return _sign_rode(s, seat, d)
+
+    def _fold_exchanged(self, state: State, e: Event) -> State:
+        s, seat, d = _tick(state), e["seat"], e["data"]
+        give, take = d["give"]["id"], d["take"]["id"]
+        s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], give, take))
+        s["centre_at"] = [d.get("at", 0) if c == take else a for c, a in zip(s["centre"], _centre_at(s), strict=True)]
+        s["centre"] = [give if c == take else c for c in s["centre"]]
+        _unpass(s, seat)
+        _touch(s, seat)
+        return _sign_rode(s, seat, d)
+
+    def _fold_stopped(self, state: State, e: Event) -> State:
+        s, seat, d = _tick(state), e["seat"], e["data"]
+        cid, target = d["card"]["id"], d["target"]
+        _special_played(s, seat, cid, d["take"]["id"])
+        s["stops"] = _set(s["stops"], target, [*s["stops"][target], cid])
+        _touch(s, seat, target)
+        return _sign_rode(s, seat, d)
+
+    def _fold_z_played(self, state: State, e: Event) -> State:
+        s, seat, d = _tick(state), e["seat"], e["data"]
+        cid, target = d["card"]["id"], d["target"]
+        _special_played(s, seat, cid, d["take"]["id"])
+        s["discard"] = [*s["discard"], cid, *s["stops"][target]]
+        s["stops"] = _set(s["stops"], target, [])
+        _touch(s, seat, target)
+        return _sign_rode(s, seat, d)
+
+    def _fold_passed(self, state: State, e: Event) -> State:
+        s, seat = _tick(state), e["seat"]
+        s["passed"] = _set(s["passed"], seat, True)
+        return _sign_rode(s, seat, e["data"])
+
+    def _fold_race_claimed(self, state: State, e: Event) -> State:
+        """A claim joins its race (opened by the first claim); the move and a riding sign wait in the race."""
+        s, seat, d = _tick(state), e["seat"], e["data"]
+        races = list(s.get("races") or [])
+        i = next((k for k, r in enumerate(races) if r["id"] == d["race"]), None)
+        if i is None:
+            race = {
+                **race_open(d["race"], d["opened_ms"], range(s["seats"])),
+                "take": d["claim"]["take"]["id"],
+                "moves": {},
+                "signs": {},
+            }
+            s["race_count"] = s.get("race_count", 0) + 1
+            races.append(race)
+            i = len(races) - 1
+        race = race_with_claim(races[i], d["claim"], d["comp_ms"])
+        move = {k: (v["id"] if isinstance(v, dict) else v) for k, v in d["move"].items()}
+        race["moves"] = {**race["moves"], str(seat): move}
+        if "pending_signal" in d:
+            race["signs"] = {**race["signs"], str(seat): d["pending_signal"]}
+        races[i] = race
+        s["races"] = races
+        return s
+
+    def _fold_race_settled(self, state: State, e: Event) -> State:
+        s = _tick(state)
+        s["races"] = [r for r in s.get("races") or [] if r["id"] != e["data"]["race"]]
+        return s
+
+    def _fold_signalled(self, state: State, e: Event) -> State:
+        return _with_sign(_tick(state), e["seat"], e["data"]["sign"])
+
+    def _fold_announced(self, state: State, e: Event) -> State:
+        return _tick(state)  # the facts follow as their own events (hands_replaced, manche_ended)
+
+    def _fold_countered(self, state: State, e: Event) -> State:
+        s, d = _tick(state), e["data"]
+        s["countered_at"] = _set(s["countered_at"], d["team"], s["clock"])
+        if not d["confirmed"]:
+            s["failed"] = _set(s["failed"], d["by"], d["failed"])
+        return s
+
+    def _fold_hands_replaced(self, state: State, e: Event) -> State:
+        s, d = _tick(state), e["data"]
+        hands = list(s["hands"])
+        discard = list(s["discard"])
+        signals = list(s["signals"])
+        taken = 0
+        for k, h in d["hands"].items():
+            x = int(k)
+            discard += hands[x]
+            hands[x] = [c["id"] for c in h]
+            taken += len(h)
+            signals[x] = None
+        s["hands"] = hands
+        s["discard"] = discard
+        s["draw"] = s["draw"][taken:]
+        s["signals"] = signals
+        _touch(s, *(int(k) for k in d["hands"]))
+        return s
+
+    def _fold_reshuffled(self, state: State, e: Event) -> State:
+        s = _tick(state)
+        s["draw"] = s["draw"] + e["data"]["order"]
+        s["discard"] = []
+        return s
+
+    def _fold_tour_ended(self, state: State, e: Event) -> State:
+        s = _tick(state)
+        s["discard"] = s["discard"] + s["centre"] + [c for c in s["starting"] if c is not None]
+        s["centre"] = []
+        s["centre_at"] = []
+        s["races"] = []
+        s["starting"] = [None] * s["seats"]
+        s["passed"] = [False] * s["seats"]
+        s["timer"] = None
+        return s
+
+    def _fold_manche_ended(self, state: State, e: Event) -> State:
+        s, d = _tick(state), e["data"]
+        t = d["team"]
+        s["scored"] = _set(s["scored"], t, list(d["scored"]))
+        if d["bonus"]:
+            s["bonus"] = _set(s["bonus"], t, [*s["bonus"][t], d["combo"]])
+        s["timer"] = None
+        return s
+
+    def _fold_finished(self, state: State, e: Event) -> State:
+        s = _tick(state)
+        s["finished"] = True
+        s["outcome"] = e["data"]["outcome"]
+        s["timer"] = None
+        return s
+
+    # --- what a seat may see -------------------------------------------------------
+
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
+        """Every action `seat` could submit now, from what its view shows (see GameRules.legal_actions).
+
+        Listed: open (before opening), exchange/STOP/Z with every centre card
+        and pass (after opening, while no take of mine is judged), each also
+        with a riding sign; a standalone sign (option `signals_seen` on);
+        every announcement (a false one is a punished mistake: there are 9,
+        the Double ZAG with and without `fills`); a counter of every other
+        team while the team has counters left.
+
+        [D] What a seat cannot see is not read: a STOP before a player is
+        listed while fewer than two STOPs *lie* there, although another
+        seat's claim still judged may be laying one (which claim plays a STOP
+        is secret until it wins; decide then refuses `stop_limit`), and a
+        contested centre card is listed like any other (a claim for it joins
+        its race; one arriving after the race is due is `gone`).
+        Memoised on exactly those inputs: views ask for it after every event.
+        """
+        if state is None or state["finished"] or not (is_int(seat) and 0 <= seat < state["seats"]):
+            return []
+        seats = state["seats"]
+        team = seat % (seats // 2)
+        # where the seat is in its tour: to open, free to move, or waiting for its take to be judged
+        phase = _TO_OPEN if state["starting"][seat] is not None else _WAITING if _claim_of(state, seat) else _MOVING
+        moving = phase == _MOVING
+        key = (
+            seat,
+            seats,
+            state["options"]["signals_seen"],
+            state["failed"][team] < MAX_FAILED_COUNTERS,
+            phase,
+            state["passed"][seat],
+            tuple(state["hands"][seat]),
+            tuple(state["centre"]) if moving else (),
+            tuple(len(st) < MAX_STOPS for st in state["stops"]) if moving else (),
+        )
+        legal = _LEGAL_MEMO.get(key)
+        if legal is None:
+            if len(_LEGAL_MEMO) > 50_000:
+                _LEGAL_MEMO.clear()
+            legal = _LEGAL_MEMO[key] = _legal(state, seat, team, phase)
+        return list(legal)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """The whole table as `seat` may see it (None: a spectator)."""
+        """The whole table as `seat` may see it (None: a spectator), with what it may do (`legal`)."""
         seats = state["seats"]
-        if seat is not None and not (_is_int(seat) and 0 <= seat < seats):
+        if seat is not None and not (is_int(seat) and 0 <= seat < seats):
             seat = None
         v = self._public(state)
         v["seat"] = seat
@@ -889,6 +834,7 @@ class ZigzagRules:
                 signals[_STR[s]] = {"sign": sig["sign"], "at": sig["at"], "count": sig["count"]}
             elif seen:
                 signals[_STR[s]] = {"at": sig["at"], "count": sig["count"]}
+        v["legal"] = self.legal_actions(state, seat)
         return v
 
     def view_all(self, state: State) -> dict[str, Any]:
@@ -1018,11 +964,336 @@ class ZigzagRules:
             return _with(e, {"partner": d["partner"], "public": True})
         return e
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        return state["outcome"] if state is not None else None
+    # --- the tables (games/engine.py GameRules) ---------------------------------------
+
+    moves = {
+        "open": _open,
+        "exchange": _exchange,
+        "stop": _stop,
+        "z": _z,
+        "pass": _pass,
+        "signal": _signal,
+        "announce": _announce,
+        "counter": _counter,
+        TIMER: _timer,
+    }
+    folds = {
+        "dealt": _fold_dealt,
+        "tour_started": _fold_tour_started,
+        "timer": _fold_timer,
+        "opened": _fold_opened,
+        "exchanged": _fold_exchanged,
+        "stopped": _fold_stopped,
+        "z_played": _fold_z_played,
+        "passed": _fold_passed,
+        "race_claimed": _fold_race_claimed,
+        "race_settled": _fold_race_settled,
+        "signalled": _fold_signalled,
+        "announced": _fold_announced,
+        "countered": _fold_countered,
+        "hands_replaced": _fold_hands_replaced,
+        "reshuffled": _fold_reshuffled,
+        "tour_ended": _fold_tour_ended,
+        "manche_ended": _fold_manche_ended,
+        "finished": _fold_finished,
+    }
 
 
-# --- helpers -------------------------------------------------------------------------
+# --- moves' helpers: deals, tours, races, hands ---------------------------------------------
+
+
+def _new_manche(
+    seats: int, opts: dict[str, Any], dealer: int, deck: list[int], manche: int, now_ms: int, rng: random.Random
+) -> list[Event]:
+    """Shuffle everything, deal 4 each, start tour 1 with its timer."""
+    order = list(deck)
+    rng.shuffle(order)
+    hands = [order[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(seats)]
+    draw = order[HAND_SIZE * seats :]
+    return [
+        event(
+            "dealt",
+            None,
+            manche=manche,
+            seats=seats,
+            options=opts,
+            dealer=dealer,
+            hands=[cards(h) for h in hands],
+            draw=cards(draw),
+        ),
+        event("tour_started", None, manche=manche, tour=1, starting=cards(draw[:seats])),
+        timer_event(_timer_id(manche, 1), now_ms + opts["tour_seconds"] * 1000),
+    ]
+
+
+def _end_tour(tx: Tx, now_ms: int, rng: random.Random, reason: str) -> None:
+    """Centre and untaken starting cards to the discard (reshuffled under the draw when short); the next tour begins."""
+    state = tx.state
+    seats = state["seats"]
+    unopened = [s for s in range(seats) if state["starting"][s] is not None]
+    ended = event(
+        "tour_ended",
+        None,
+        manche=state["manche"],
+        tour=state["tour"],
+        reason=reason,
+        centre=cards(state["centre"]),
+        unopened=unopened,
+    )
+    state = tx.emit(ended)
+    if len(state["draw"]) < seats:
+        order = list(state["discard"])
+        rng.shuffle(order)
+        state = tx.emit(event("reshuffled", None, order=order, count=len(order)))
+    tour = state["tour"] + 1
+    tx.emit(event("tour_started", None, manche=state["manche"], tour=tour, starting=cards(state["draw"][:seats])))
+    tx.emit(timer_event(_timer_id(state["manche"], tour), now_ms + state["options"]["tour_seconds"] * 1000))
+
+
+def _replace(tx: Tx, team: int, reason: str, rng: random.Random) -> None:
+    """Both partners discard their hands face down and draw 4 new cards each."""
+    state = tx.state
+    a, b = team_seats(team, state["seats"])
+    need = 2 * HAND_SIZE
+    if len(state["draw"]) < need:
+        # never short of cards: at least 28 cards are in the draw and discard piles
+        order = list(state["discard"])
+        rng.shuffle(order)
+        state = tx.emit(event("reshuffled", None, order=order, count=len(order)))
+    draw = state["draw"]
+    hands = {str(a): cards(draw[:HAND_SIZE]), str(b): cards(draw[HAND_SIZE:need])}
+    tx.emit(event("hands_replaced", None, team=team, reason=reason, hands=hands))
+
+
+def _finished(state: State) -> Event:
+    """The end (the winning `manche_ended` folded): placements by combinations scored, every card revealed."""
+    return event(
+        "finished",
+        None,
+        outcome=_outcome([len(s) for s in state["scored"]], state["seats"]),
+        hands=[cards(h) for h in state["hands"]],
+        draw=cards(state["draw"]),
+        discard=cards(state["discard"]),
+        starting=[None if c is None else card(c) for c in state["starting"]],
+    )
+
+
+def _hand_move_allowed(state: State, seat: int) -> None:
+    """Exchange, STOP, Z and pass: after opening, and not while my take from the centre is judged."""
+    if state["starting"][seat] is not None:
+        raise RuleError("not_opened", "open first: discard a card and take your starting card")
+    if _claim_of(state, seat) is not None:
+        raise RuleError("claim_pending", "your take from the centre is being judged: wait a moment")
+
+
+def _special_fields(
+    state: State, seat: int, action: Action, kind: int, code: str, message: str
+) -> tuple[int, int, int, dict[str, Any] | None]:
+    """A STOP's or Z's card, take, target and riding sign, checked up to the card being of that kind."""
+    cid = _card_field(action, "card")
+    take = _card_field(action, "take")
+    target = _seat_field(action, "target", state["seats"])
+    sig = _riding_sign(state, seat, action)
+    _hand_move_allowed(state, seat)
+    if cid not in state["hands"][seat]:
+        raise RuleError("not_in_hand", "you do not hold that card")
+    if KIND[cid] != kind:
+        raise RuleError(code, message)
+    return cid, take, target, sig
+
+
+def _take_allowed(state: State, take: int, *, special: bool) -> None:
+    """The card taken must still lie in the centre (a STOP or Z also needs a centre at all)."""
+    if special and not state["centre"]:
+        raise RuleError("empty_centre", "there is no centre card to take")
+    if take not in state["centre"]:
+        raise RuleError("gone", "that card is no longer in the centre")
+
+
+def _settle_races(tx: Tx, now_ms: int, *, every: bool) -> None:
+    """Settle the open races that are due at `now_ms` (all of them with `every`), earliest first.
+
+    Each settlement is folded into `tx` at once, so the action that follows
+    is decided on the table as it really is.
+    """
+    while True:
+        due = [(race_settle_at(r), r["id"]) for r in tx.state["races"] if every or race_settle_at(r) <= now_ms]
+        if not due:
+            return
+        race = _race_by_id(tx.state, min(due)[1])
+        assert race is not None
+        _settle(tx, race, now_ms)
+
+
+def _settle(tx: Tx, race: dict[str, Any], now_ms: int) -> None:
+    """The fastest judged claim takes the card: `race_settled`, then its move as it would have been made at once."""
+    ranking = race_ranking(race)
+    winner = ranking[0]["seat"]
+    tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=winner, take=card(race["take"])))
+    tx.emit(_move_event(tx.state, winner, race["moves"][str(winner)], race["signs"].get(str(winner)), now_ms))
+
+
+def _move_event(state: State, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, at: int) -> Event:
+    """The event of a take from the centre, as it is made without a race."""
+    kind, take = move["kind"], move["take"]
+    if kind == "exchange":
+        e = event("exchanged", seat, give=card(move["give"]), take=card(take), at=at)
+    elif kind == "stop":
+        e = event("stopped", seat, card=card(move["card"]), target=move["target"], take=card(take))
+    else:
+        target = move["target"]
+        e = event(
+            "z_played", seat, card=card(move["card"]), target=target, removed=cards(state["stops"][target]), take=card(take)
+        )
+    return _signed(e, sig)
+
+
+def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, now_ms: int, timing: Timing) -> None:
+    """A take from the centre is a race claim; the card goes to the fastest judged claim.
+
+    A first claim nobody could still beat (nobody compensated, or every
+    other seat's bound already passed) is simply the move. Otherwise the
+    race waits: `race_claimed`, and a timer at `race_settle_at`; a claim
+    joining an open race is `race_claimed` too, settled at once when no
+    seat that has not claimed could still be judged faster.
+    """
+    state = tx.state
+    take = move["take"]
+    race = next((r for r in state["races"] if r["take"] == take), None)
+    opened_ms = race["opened_ms"] if race is not None else _centre_at(state)[state["centre"].index(take)]
+    t = _judged(timing, now_ms, opened_ms)
+    if race is None:
+        rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
+        race = race_open(rid, opened_ms, range(state["seats"]))
+        alone = race_with_claim(race, race_claim_record(race, seat, t), t.comp_ms)
+        if race_settle_at(alone) <= now_ms:
+            # nobody could still be judged faster: the take is the move alone, exactly as without races
+            tx.emit(_move_event(state, seat, move, sig, now_ms))
+            return
+    wire = {k: (card(v) if k in ("give", "card", "take") else v) for k, v in move.items()}
+    data: dict[str, Any] = {
+        "race": race["id"],
+        "claim": race_claim_record(race, seat, t, take=card(take)),
+        "comp_ms": list(t.comp_ms),
+        "opened_ms": opened_ms,
+        "move": wire,
+    }
+    if sig is not None:
+        data["pending_signal"] = sig
+    after = tx.emit(event("race_claimed", seat, **data))
+    race = _race_by_id(after, data["race"])
+    assert race is not None
+    settle_at = race_settle_at(race)
+    if settle_at <= now_ms:
+        _settle(tx, race, now_ms)
+    else:
+        tx.emit(timer_event(f"race:{race['id']}", settle_at))
+
+
+def _judged(timing: Timing, now_ms: int, opened_ms: int) -> Timing:
+    """The claim's timing as judged: arrival is now, never judged earlier than its card came to the centre [D]."""
+    judged = min(now_ms, max(timing.judged_ms, min(opened_ms, now_ms)))
+    return Timing(arrival_ms=now_ms, judged_ms=judged, comp_ms=timing.comp_ms)
+
+
+# --- legal actions ---------------------------------------------------------------------------
+
+_TO_OPEN, _MOVING, _WAITING = 0, 1, 2
+_ANNOUNCEMENTS: tuple[Action, ...] = (
+    *({"kind": "announce", "combo": c} for c in ALL_COMBOS),
+    *({"kind": "announce", "combo": "double_zag", "fills": c} for c in COMBOS),
+)
+_LEGAL_MEMO: dict[tuple[Any, ...], list[Action]] = {}
+"""Pure memo of `legal_actions` by every input it reads (bounded, cleared when full)."""
+
+
+def _legal(state: State, seat: int, team: int, phase: int) -> list[Action]:
+    """The list `legal_actions` memoises (see there)."""
+    seats = state["seats"]
+    hand = state["hands"][seat]
+    moves: list[Action] = []
+    if phase == _TO_OPEN:
+        moves = [{"kind": "open", "card": c} for c in hand]
+    elif phase == _MOVING:
+        centre = state["centre"]
+        moves = [{"kind": "exchange", "give": g, "take": t} for g in hand for t in centre]
+        for c in hand:
+            if KIND[c] == STOP:
+                targets = [s for s in range(seats) if s % (seats // 2) != team and len(state["stops"][s]) < MAX_STOPS]
+            elif KIND[c] == ZCARD:
+                targets = team_seats(team, seats)
+            else:
+                continue
+            kind = "stop" if KIND[c] == STOP else "z"
+            moves += [{"kind": kind, "card": c, "target": s, "take": t} for s in targets for t in centre]
+        if not state["passed"][seat]:
+            moves.append({"kind": "pass"})
+    out = [*moves, *({**m, "sign": sign} for sign in SIGNS for m in moves)]
+    if state["options"]["signals_seen"]:
+        out += [{"kind": "signal", "sign": sign} for sign in SIGNS]
+    out += [dict(a) for a in _ANNOUNCEMENTS]
+    if state["failed"][team] < MAX_FAILED_COUNTERS:
+        out += [{"kind": "counter", "team": t} for t in range(seats // 2) if t != team]
+    return out
+
+
+# --- folds' helpers ---------------------------------------------------------------------------
+
+
+def _tick(state: State) -> dict[str, Any]:
+    """The shallow copy every fold but `dealt` starts from: one event later on the manche clock."""
+    s = dict(state)
+    s["clock"] = state["clock"] + 1
+    return s
+
+
+def _sign_rode(s: dict[str, Any], seat: int, d: dict[str, Any]) -> dict[str, Any]:
+    """A sign riding on a move, folded after the move: it describes the hand the move left."""
+    sig = d.get("signal")
+    return s if sig is None else _with_sign(s, seat, sig["sign"])
+
+
+def _with_sign(s: dict[str, Any], seat: int, sign: str) -> dict[str, Any]:
+    old = s["signals"][seat]
+    count = 1 if old is None else old["count"] + 1
+    s["signals"] = _set(s["signals"], seat, {"sign": sign, "at": s["clock"], "count": count})
+    return s
+
+
+def _special_played(s: dict[str, Any], seat: int, cid: int, take: int) -> None:
+    """A STOP or Z leaves the hand for the centre card taken; the centre is one card shorter."""
+    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
+    s["centre_at"] = [a for c, a in zip(s["centre"], _centre_at(s), strict=True) if c != take]
+    s["centre"] = [c for c in s["centre"] if c != take]
+    _unpass(s, seat)
+
+
+def _unpass(s: dict[str, Any], seat: int) -> None:
+    """A hand move cancels my pass."""
+    if s["passed"][seat]:
+        s["passed"] = _set(s["passed"], seat, False)
+
+
+def _touch(s: dict[str, Any], *seats: int) -> None:
+    ch = list(s["changed_at"])
+    for x in seats:
+        ch[x] = s["clock"]
+    s["changed_at"] = ch
+
+
+def _swap(hand: list[int], out: int, into: int) -> list[int]:
+    h = list(hand)
+    h[h.index(out)] = into
+    return h
+
+
+def _set(lst: list[Any], i: int, v: Any) -> list[Any]:
+    n = list(lst)
+    n[i] = v
+    return n
+
+
+# --- small helpers ----------------------------------------------------------------------------
 
 
 def _copy_outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -1053,31 +1324,13 @@ def _claim_of(state: State, seat: int) -> dict[str, Any] | None:
 
 def _stops_claimed(state: State, target: int) -> int:
     """STOPs being laid before `target` by claims still judged."""
-    return sum(
-        1 for r in state.get("races") or [] for m in r["moves"].values() if m["kind"] == "stop" and m["target"] == target
-    )
+    return sum(1 for r in state.get("races") or [] for m in r["moves"].values() if m["kind"] == "stop" and m["target"] == target)
 
 
 def _centre_at(state: State) -> list[int]:
     """When each centre card came there (match ms); 0 for states folded before races existed."""
     at = state.get("centre_at")
     return list(at) if at is not None and len(at) == len(state["centre"]) else [0] * len(state["centre"])
-
-
-def _judged(timing: Timing | None, now_ms: int, seats: int, opened_ms: int) -> Timing:
-    """The platform's timing, made safe: arrival is now, judged within [card on the table, arrival].
-
-    Without a timing (harnesses, bots' models, old tests) the claim is judged
-    on arrival and nobody is compensated. A claim is never judged earlier than
-    the moment its card came to the centre [D].
-    """
-    if timing is None:
-        return Timing(arrival_ms=now_ms, judged_ms=now_ms, comp_ms=(0,) * seats)
-    comp = [c if _is_int(c) and c > 0 else 0 for c in list(timing.comp_ms)[:seats]]
-    comp += [0] * (seats - len(comp))
-    judged = timing.judged_ms if _is_int(timing.judged_ms) else now_ms
-    judged = min(now_ms, max(judged, min(opened_ms, now_ms)))
-    return Timing(arrival_ms=now_ms, judged_ms=judged, comp_ms=tuple(comp))
 
 
 def _riding_sign(state: State, seat: int, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -1102,6 +1355,10 @@ def _no_sign(action: dict[str, Any]) -> None:
         raise RuleError("bad_action", "a sign rides on open, exchange, stop, z or pass")
 
 
+_SIGN_CARRIERS = frozenset(("opened", "exchanged", "stopped", "z_played", "passed"))
+"""Events of the moves a sign may ride on (see the module docstring, "Secret signs")."""
+
+
 def _hide_signal(e: Event, seat: int | None) -> Event:
     """A riding sign as `seat` sees it: whole for signer and partner; else removed, or only its fact when public."""
     d = e["data"]
@@ -1116,14 +1373,14 @@ def _hide_signal(e: Event, seat: int | None) -> Event:
 
 def _card_field(action: dict[str, Any], name: str) -> int:
     v = action.get(name)
-    if not _is_int(v) or v not in KIND:
+    if not is_int(v) or v not in KIND:
         raise RuleError("bad_action", f"{name} must be a card id")
     return v
 
 
 def _seat_field(action: dict[str, Any], name: str, seats: int) -> int:
     v = action.get(name)
-    if not _is_int(v) or not 0 <= v < seats:
+    if not is_int(v) or not 0 <= v < seats:
         raise RuleError("bad_action", f"{name} must be a seat")
     return v
 
@@ -1140,239 +1397,5 @@ def _outcome(counts: list[int], seats: int) -> dict[str, Any]:
     winners = [s for s in range(seats) if counts[s % half] == best]
     return {"placements": placements, "winners": winners}
 
-
-def _fold_dealt(state: State, d: dict[str, Any]) -> State:
-    seats = d["seats"]
-    half = seats // 2
-    s: dict[str, Any]
-    if state is None:
-        s = {
-            "seats": seats,
-            "options": dict(d["options"]),
-            "dealer": d["dealer"],
-            "scored": [[] for _ in range(half)],
-            "bonus": [[] for _ in range(half)],
-            "failed": [0] * half,
-            "finished": False,
-            "outcome": None,
-            "race_count": 0,
-        }
-    else:
-        s = dict(state)
-    s["manche"] = d["manche"]
-    s["tour"] = 0
-    s["clock"] = 0
-    s["tour_clock"] = 0
-    s["hands"] = [[c["id"] for c in h] for h in d["hands"]]
-    s["draw"] = [c["id"] for c in d["draw"]]
-    s["discard"] = []
-    s["centre"] = []
-    s["centre_at"] = []
-    s["races"] = []
-    s["starting"] = [None] * seats
-    s["passed"] = [False] * seats
-    s["stops"] = [[] for _ in range(seats)]
-    s["signals"] = [None] * seats
-    s["changed_at"] = [0] * seats
-    s["countered_at"] = [-1] * half
-    s["timer"] = None
-    return s
-
-
-def _touch(s: dict[str, Any], *seats: int) -> None:
-    ch = list(s["changed_at"])
-    for x in seats:
-        ch[x] = s["clock"]
-    s["changed_at"] = ch
-
-
-def _swap(hand: list[int], out: int, into: int) -> list[int]:
-    h = list(hand)
-    h[h.index(out)] = into
-    return h
-
-
-def _set(lst: list[Any], i: int, v: Any) -> list[Any]:
-    n = list(lst)
-    n[i] = v
-    return n
-
-
-def _f_tour_started(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    n = len(d["starting"])
-    s["tour"] = d["tour"]
-    s["tour_clock"] = s["clock"]
-    s["starting"] = [c["id"] for c in d["starting"]]
-    s["draw"] = s["draw"][n:]
-    s["passed"] = [False] * s["seats"]
-
-
-def _f_timer(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    if not str(d["id"]).startswith("race:"):  # a race's timer is not the tour's
-        s["timer"] = {"id": d["id"], "due_ms": d["due_ms"]}
-
-
-def _f_opened(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    cid = d["card"]["id"]
-    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, d["took"]["id"]))
-    s["centre_at"] = [*_centre_at(s), d.get("at", 0)]
-    s["centre"] = [*s["centre"], cid]
-    s["starting"] = _set(s["starting"], seat, None)
-    _touch(s, seat)
-
-
-def _f_exchanged(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    give, take = d["give"]["id"], d["take"]["id"]
-    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], give, take))
-    s["centre_at"] = [d.get("at", 0) if c == take else a for c, a in zip(s["centre"], _centre_at(s), strict=True)]
-    s["centre"] = [give if c == take else c for c in s["centre"]]
-    if s["passed"][seat]:
-        s["passed"] = _set(s["passed"], seat, False)
-    _touch(s, seat)
-
-
-def _f_stopped(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    cid, take, target = d["card"]["id"], d["take"]["id"], d["target"]
-    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
-    _centre_without(s, take)
-    s["stops"] = _set(s["stops"], target, [*s["stops"][target], cid])
-    if s["passed"][seat]:
-        s["passed"] = _set(s["passed"], seat, False)
-    _touch(s, seat, target)
-
-
-def _f_z_played(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    cid, take, target = d["card"]["id"], d["take"]["id"], d["target"]
-    s["hands"] = _set(s["hands"], seat, _swap(s["hands"][seat], cid, take))
-    _centre_without(s, take)
-    s["discard"] = [*s["discard"], cid, *s["stops"][target]]
-    s["stops"] = _set(s["stops"], target, [])
-    if s["passed"][seat]:
-        s["passed"] = _set(s["passed"], seat, False)
-    _touch(s, seat, target)
-
-
-def _centre_without(s: dict[str, Any], take: int) -> None:
-    s["centre_at"] = [a for c, a in zip(s["centre"], _centre_at(s), strict=True) if c != take]
-    s["centre"] = [c for c in s["centre"] if c != take]
-
-
-def _f_race_claimed(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    """A claim joins its race (opened by the first claim); the move and a riding sign wait in the race."""
-    races = list(s.get("races") or [])
-    i = next((k for k, r in enumerate(races) if r["id"] == d["race"]), None)
-    if i is None:
-        race = {**race_open(d["race"], d["opened_ms"], range(s["seats"])), "take": d["claim"]["take"]["id"], "moves": {}, "signs": {}}
-        s["race_count"] = s.get("race_count", 0) + 1
-        races.append(race)
-        i = len(races) - 1
-    race = race_with_claim(races[i], d["claim"], d["comp_ms"])
-    move = {k: (v["id"] if isinstance(v, dict) else v) for k, v in d["move"].items()}
-    race["moves"] = {**race["moves"], str(seat): move}
-    if "pending_signal" in d:
-        race["signs"] = {**race["signs"], str(seat): d["pending_signal"]}
-    races[i] = race
-    s["races"] = races
-
-
-def _f_race_settled(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    s["races"] = [r for r in s.get("races") or [] if r["id"] != d["race"]]
-
-
-def _f_passed(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    s["passed"] = _set(s["passed"], seat, True)
-
-
-def _f_signalled(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    old = s["signals"][seat]
-    count = 1 if old is None else old["count"] + 1
-    s["signals"] = _set(s["signals"], seat, {"sign": d["sign"], "at": s["clock"], "count": count})
-
-
-def _f_countered(s: dict[str, Any], seat: int, d: dict[str, Any]) -> None:
-    s["countered_at"] = _set(s["countered_at"], d["team"], s["clock"])
-    if not d["confirmed"]:
-        s["failed"] = _set(s["failed"], d["by"], d["failed"])
-
-
-def _f_hands_replaced(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    hands = list(s["hands"])
-    discard = list(s["discard"])
-    signals = list(s["signals"])
-    taken = 0
-    for k, h in d["hands"].items():
-        x = int(k)
-        discard += hands[x]
-        hands[x] = [c["id"] for c in h]
-        taken += len(h)
-        signals[x] = None
-    s["hands"] = hands
-    s["discard"] = discard
-    s["draw"] = s["draw"][taken:]
-    s["signals"] = signals
-    _touch(s, *(int(k) for k in d["hands"]))
-
-
-def _f_reshuffled(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    s["draw"] = s["draw"] + d["order"]
-    s["discard"] = []
-
-
-def _f_tour_ended(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    s["discard"] = s["discard"] + s["centre"] + [c for c in s["starting"] if c is not None]
-    s["centre"] = []
-    s["centre_at"] = []
-    s["races"] = []
-    s["starting"] = [None] * s["seats"]
-    s["passed"] = [False] * s["seats"]
-    s["timer"] = None
-
-
-def _f_manche_ended(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    t = d["team"]
-    s["scored"] = _set(s["scored"], t, list(d["scored"]))
-    if d["bonus"]:
-        s["bonus"] = _set(s["bonus"], t, [*s["bonus"][t], d["combo"]])
-    s["timer"] = None
-
-
-def _f_finished(s: dict[str, Any], seat: Any, d: dict[str, Any]) -> None:
-    s["finished"] = True
-    s["outcome"] = d["outcome"]
-    s["timer"] = None
-
-
-_FOLDS = {
-    "tour_started": _f_tour_started,
-    "timer": _f_timer,
-    "opened": _f_opened,
-    "exchanged": _f_exchanged,
-    "stopped": _f_stopped,
-    "z_played": _f_z_played,
-    "passed": _f_passed,
-    "race_claimed": _f_race_claimed,
-    "race_settled": _f_race_settled,
-    "signalled": _f_signalled,
-    "countered": _f_countered,
-    "hands_replaced": _f_hands_replaced,
-    "reshuffled": _f_reshuffled,
-    "tour_ended": _f_tour_ended,
-    "manche_ended": _f_manche_ended,
-    "finished": _f_finished,
-}
-
-_SIGN_CARRIERS = frozenset(("opened", "exchanged", "stopped", "z_played", "passed"))
-"""Events of the moves a sign may ride on (see the module docstring, "Secret signs")."""
-
-_HANDLERS = {
-    "open": ZigzagRules._open,
-    "exchange": ZigzagRules._exchange,
-    "stop": ZigzagRules._stop,
-    "z": ZigzagRules._z,
-    "pass": ZigzagRules._pass,
-    "signal": ZigzagRules._signal,
-    "announce": ZigzagRules._announce,
-    "counter": ZigzagRules._counter,
-}
 
 RULES = ZigzagRules()

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from games.engine import BotContext, BotMove, Event, fold_all
-from games.testing import play_bots, redacted_history
 from games.zigzag.bot import BOT, LEVELS
 from games.zigzag.rules import ATTITUDES, RULES, partner_of, team_of
 from stats.figures import match_figures
@@ -27,6 +26,7 @@ from tests.games.zigzag.zigzag_helpers import (
     deal_events,
     own_class,
 )
+from tests.support.simulate import play_bots, redacted_history
 
 MATCHES = {4: 110, 6: 90}
 

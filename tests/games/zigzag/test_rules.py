@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 
 from games.engine import RuleError, fold_all
-from games.testing import iter_cards, play_random
-from games.zigzag.harness import HARNESS, card_ids
 from games.zigzag.rules import (
     ATTITUDES,
     CHARACTERS,
@@ -27,6 +25,7 @@ from games.zigzag.rules import (
     proof,
     team_combo,
 )
+from tests.games.zigzag.harness import HARNESS, card_ids
 from tests.games.zigzag.zigzag_helpers import (
     JOKER,
     JOKER2,
@@ -52,6 +51,7 @@ from tests.games.zigzag.zigzag_helpers import (
     own_class,
     table,
 )
+from tests.support.simulate import iter_cards, play_random
 
 ZIG_TREE = [
     ch("blue", "tree", "cocktail"),

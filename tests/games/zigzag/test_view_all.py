@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from games.testing import play_random, visible_ids
-from games.zigzag.harness import HARNESS
 from games.zigzag.rules import RULES, forbidden_mask, hand_class, team_combo
+from tests.games.zigzag.harness import HARNESS
 from tests.games.zigzag.zigzag_helpers import (
     NONE_A,
     NONE_B,
@@ -30,6 +29,7 @@ from tests.games.zigzag.zigzag_helpers import (
     own_class,
     table,
 )
+from tests.support.simulate import play_random, visible_ids
 
 ADDED = {"hands", "starting_cards", "hand_classes", "team_combos"}
 """Fields view_all adds; `signals` is public too but carries the contents here."""
