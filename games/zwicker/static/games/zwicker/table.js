@@ -101,7 +101,7 @@ function isCard(c) {
 }
 
 // A word of the table below, its {0}, {1}… filled in.
-function say(key, ...args) {
+function word(key, ...args) {
   return fill(STR[key] ?? key, args);
 }
 
@@ -119,7 +119,7 @@ export function isImportant(event) {
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, players) {
-  const t = say;
+  const t = word;
   const d = (event && event.data) || {};
   const who = (seat) => seatName(players, seat);
   const name = who(event.seat);
@@ -195,7 +195,7 @@ export function createRenderer(root, ctx) {
   const board = el("div", { class: "zw-board" });
   root.append(board);
 
-  const t = say;
+  const t = word;
 
   function who(seat) {
     // Third person everywhere ("Anna (you) snapped …") keeps every language's grammar right.
