@@ -1,4 +1,4 @@
-"""HTTP and WebSocket routing for daphne."""
+"""HTTP and WebSocket routing for daphne: every app's WebSocket routes are assembled here."""
 
 from __future__ import annotations
 
@@ -14,7 +14,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.ws_auth import TokenOrSessionAuth, same_origin_only  # noqa: E402
 from config.middleware import refuse_unstorable_sockets  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournaments_websockets  # noqa: E402
+
+# ws/tables/<id>/, ws/lobby/, ws/tournaments/<id>/, ws/tournaments/mine/
+websocket_urlpatterns = [*games_websockets, *tournaments_websockets]
 
 application = ProtocolTypeRouter(
     {

@@ -177,7 +177,8 @@ if REDIS_URL:
             # core layer pops every socket's copy in turn (~4 Redis round trips each, one at a time per
             # process) and fell seconds behind at 200 tables (README "Performance"). A message lost while
             # Redis is away is no loss: consumers fill seq gaps from the database, clients can `sync`.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # config/pubsub_layer.py: this process's own sockets hear its sends at once, not via Redis.
+            "BACKEND": "config.pubsub_layer.LocalFirstPubSubChannelLayer",
             # socket_timeout: redis-py's 5 s default raced blocking reads under load ("Timeout reading from").
             # Pub/sub channels ignore Redis's database numbers: the prefix carries it, so deployments
             # (and test stacks) on one Redis server but different databases stay apart.

@@ -29,7 +29,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _server_loop()
+    loop = server_loop()
     if loop is not None:
         # In a web process (a database_sync_to_async thread): hand the send to the server's
         # event loop and go on, so the action's thread is not held for the Redis round trips.
@@ -68,7 +68,7 @@ def _report(group: str) -> Any:
     return done
 
 
-def _server_loop() -> asyncio.AbstractEventLoop | None:
+def server_loop() -> asyncio.AbstractEventLoop | None:
     """The running event loop of the ASGI server when called from one of its sync threads, else None."""
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None

@@ -408,11 +408,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _act(self, message: dict[str, Any]) -> None:
         action_id, action = message.get("id"), message.get("action")
-        if not isinstance(action_id, str) or not 0 < len(action_id) <= services.MAX_ACTION_ID:
-            await self.error("bad_message", f"`id` must be a string of 1 to {services.MAX_ACTION_ID} characters")
-            return
-        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-            await self.error("bad_message", "`action` must be an object with a string `kind`", action_id)
+        try:  # the one shape check (services.action_check), here on the loop; the thread only applies
+            services.action_check(action=action, action_id=action_id, id_required=True)
+        except errors.PlatformError as e:
+            valid_id = isinstance(action_id, str) and 0 < len(action_id) <= services.MAX_ACTION_ID
+            await self.error(e.code, e.message, action_id if valid_id else None)
             return
         if self.match_id is None:
             await self.error("no_match", "this table has no match yet", action_id)
@@ -424,7 +424,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("not_seated", "you can only act for your own seat", action_id)
             return
         try:
-            result = await database_sync_to_async(services.action_submit)(
+            result = await database_sync_to_async(services.action_apply)(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
                 received_at=self.received_wall,
             )

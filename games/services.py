@@ -26,10 +26,10 @@ from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from config import wire
 from games import action_sql, broadcast, errors, selectors
-from games.engine import BOT_LEVELS, RuleError, Timing, resolve_options
+from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
 from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table, TableConnection, WebProcess
-from games.registry import get_rules, public_slugs
+from games.registry import get_bot, get_rules, public_slugs
 from games.scheduling import schedule
 from games.table_options import table_options_resolve
 
@@ -244,23 +244,6 @@ def table_play_now(*, user: User, game: str, level: str = "normal") -> Table:
     return Table.objects.get(pk=table.pk)
 
 
-def table_remove_seat(*, table_id: int, by: User, seat: int) -> Table:
-    """The host removes a bot (or a player) from a seat before the start."""
-    with transaction.atomic():
-        table = _lock_table(table_id)
-        if table.host_id != by.pk:
-            raise errors.forbidden("only the host removes players", "not_host")
-        if table.status != Table.Status.OPEN:
-            raise errors.conflict("the table has started", "started")
-        if seat == 0 and table.seat_set.filter(seat=0, user=by).exists():
-            raise errors.conflict("the host cannot remove itself; leave instead", "host_seat")
-        deleted, _ = table.seat_set.filter(seat=seat).delete()
-        if not deleted:
-            raise errors.conflict(f"seat {seat} is empty", "seat_empty")
-    broadcast.table_changed(table.pk)
-    return table
-
-
 def _match_options(table: Table, rules: Any, seats: list[Seat]) -> dict[str, Any]:
     options = dict(table.options)
     if "dealer" in rules.options:
@@ -348,23 +331,28 @@ def _match_create(*, table: Table, seats: list[Seat], seed: str | None) -> Match
     table.save(update_fields=["status", "current_match", "dealer"])
     events = [e.as_event() for e in stored]
     match_id, table_id = match.pk, table.pk
-    transaction.on_commit(lambda: _after_commit(match_id, table_id, events, state, timers, finished=False, now=0))
+    transaction.on_commit(
+        lambda: action_notify(match_id=match_id, table_id=table_id, events=events, state=state, timers=timers, finished=False, now=0)
+    )
     return match
 
 
 # --- actions -----------------------------------------------------------------
 
 
-def _check_action_shape(action: Any, action_id: Any) -> None:
-    """Refuse, before the transaction, what no rules could decide or the database could not store.
+def action_check(*, action: Any, action_id: Any, id_required: bool = False) -> None:
+    """Refuse, before any transaction, what no rules could decide or the database could not store.
 
-    The id is stored as text and the action reaches rules and events: a NUL or a lone surrogate
-    in either (whichever way it got here) would fail in the database or an encoder, not as an error.
+    The one shape check of an action, whoever submits it: the table socket calls it on the event
+    loop before its hop to a database thread, `action_submit` for everyone else. The id is stored
+    as text and the action reaches rules and events: a NUL or a lone surrogate in either (whichever
+    way it got here) would fail in the database or an encoder, not as an error. A socket's
+    action always carries an id (`id_required`); a timer's or a bot's may not.
     """
+    if (id_required or action_id is not None) and (not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID):
+        raise errors.PlatformError("bad_message", f"`id` must be a string of 1 to {MAX_ACTION_ID} characters")
     if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise errors.PlatformError("bad_message", "action must be an object with a string `kind`")
-    if action_id is not None and (not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID):
-        raise errors.PlatformError("bad_message", f"id must be a string of 1 to {MAX_ACTION_ID} characters")
+        raise errors.PlatformError("bad_message", "`action` must be an object with a string `kind`")
     try:
         if action_id is not None:
             wire.check_text(action_id, "id")
@@ -383,7 +371,24 @@ def action_submit(
     rtt_ms: int | None = None,
     received_at: datetime.datetime | None = None,
 ) -> SubmitResult:
-    """Apply one action in one transaction; raises PlatformError when nothing was applied.
+    """Check and apply one action (`action_check`, then `action_apply`); raises PlatformError when nothing was applied."""
+    action_check(action=action, action_id=action_id)
+    return action_apply(
+        match_id=match_id, seat=seat, action=action, action_id=action_id, by_bot=by_bot, rtt_ms=rtt_ms, received_at=received_at
+    )
+
+
+def action_apply(
+    *,
+    match_id: int,
+    seat: int | None,
+    action: dict[str, Any],
+    action_id: str | None = None,
+    by_bot: bool = False,
+    rtt_ms: int | None = None,
+    received_at: datetime.datetime | None = None,
+) -> SubmitResult:
+    """Apply one checked action (`action_check`) in one transaction; raises PlatformError when nothing was applied.
 
     `seat` None is the system (timers). The row lock makes commit order the
     authoritative order of actions. `by_bot`: the bot playing the seat acts
@@ -393,10 +398,10 @@ def action_submit(
     `rules.races` is a `Timing` computed (`race_timing`) and handed to decide;
     every other action is decided exactly as before. `received_at`: when the
     claim reached the web process (a claim waiting behind the socket's previous
-    message is judged from then, not from when its turn came).
+    message is judged from then, not from when its turn came). Who hears of it
+    is `action_notify`'s, once, after the commit.
     """
-    _check_action_shape(action, action_id)
-    if seat is None and action.get("kind") != "timer":
+    if seat is None and action["kind"] != "timer":
         raise errors.PlatformError("not_seated", "only seated players act")
     with transaction.atomic():
         try:
@@ -411,16 +416,7 @@ def action_submit(
             raise errors.PlatformError("match_over", "the match is over", 409)
         rules = get_rules(match.game)
         now = now_ms(match)
-        rng = random.Random(secrets.randbits(64))
-        try:
-            if seat is not None and action["kind"] in getattr(rules, "races", ()):
-                received = None if received_at is None else int((received_at - match.started_at).total_seconds() * 1000)
-                timing = race_timing(match=match, seat=seat, now=now, rtt_ms=None if by_bot else rtt_ms, received_ms=received)
-                new_events = rules.decide(match.state, seat, action, now, rng, timing=timing)
-            else:
-                new_events = rules.decide(match.state, seat, action, now, rng)
-        except RuleError as e:
-            raise errors.PlatformError("rule", e.message, 400, rule_code=e.code) from None
+        new_events = _decide(rules, match, seat, action, now, rtt_ms=None if by_bot else rtt_ms, received_at=received_at)
         state = match.state
         stored: list[dict[str, Any]] = []
         for e in new_events:
@@ -448,16 +444,65 @@ def action_submit(
         if action_id is not None:
             writes.action_record(match.pk, seat, action_id, match.seq)
         writes.flush()
-        table_id = match.table_id
         result = SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
         if stored:
-            match_id_, events = match.pk, result.events
             bots = not finished and (match.table_id is None or match.bots_play)
-            transaction.on_commit(
-                lambda: _after_commit(match_id_, table_id, events, state, timers, finished=finished, now=now, bots=bots),
-                robust=True,  # the action is committed: a failing broker must not turn its ack into an error
-            )
+            match_id, table_id = match.pk, match.table_id
+
+            def notify() -> None:
+                action_notify(
+                    match_id=match_id, table_id=table_id, events=stored, state=state, timers=timers, finished=finished,
+                    now=now, bots=bots,
+                )
+
+            transaction.on_commit(notify, robust=True)  # the action is committed: a failing broker must not turn its ack into an error
     return result
+
+
+def _decide(
+    rules: Any, match: Match, seat: int | None, action: dict[str, Any], now: int, *, rtt_ms: int | None,
+    received_at: datetime.datetime | None,
+) -> list[dict[str, Any]]:
+    """The rules' events for the action (a race claim timed by `race_timing`); a RuleError becomes a refusal."""
+    rng = random.Random(secrets.randbits(64))
+    try:
+        if seat is not None and action["kind"] in getattr(rules, "races", ()):
+            received = None if received_at is None else int((received_at - match.started_at).total_seconds() * 1000)
+            timing = race_timing(match=match, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received)
+            return rules.decide(match.state, seat, action, now, rng, timing=timing)
+        return rules.decide(match.state, seat, action, now, rng)
+    except RuleError as e:
+        raise errors.PlatformError("rule", e.message, 400, rule_code=e.code) from None
+
+
+def bots_plan(*, match_id: int, seq: int) -> int:
+    """Each bot seat looks at its own view and history and plans its next move (Celery `games.plan_bots`).
+
+    A plan made for an older `seq` than the match's is dropped: the table moved on and a newer
+    plan exists. Each planned move is a `games.bot_act` at the bot's own time, which re-checks
+    the seq and the seat before acting. Returns how many moves were planned.
+    """
+    match = Match.objects.select_related("table").filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.LIVE or match.seq != seq:
+        return 0
+    seats = selectors.bot_seats(match=match)
+    if not seats:
+        return 0
+    rules, bot = get_rules(match.game), get_bot(match.game)
+    history = selectors.events_between(match_id=match_id, after=0, upto=seq)
+    now = now_ms(match)
+    rng = random.Random(f"{match_id}:{seq}:{match.seed}")
+    planned = 0
+    for seat, level in seats:
+        ctx = BotContext(
+            seat=seat, level=level, view=rules.view(match.state, seat), history=selectors.redact_for(rules, history, seat), now_ms=now
+        )
+        move = bot.choose(ctx, rng)
+        if move is None:
+            continue
+        schedule("games.bot_act", (match_id, seat, seq, move.action), max(0, move.at_ms - now) / 1000)
+        planned += 1
+    return planned
 
 
 def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None) -> Timing:
@@ -500,18 +545,22 @@ def _match_finish(match: Match, outcome: dict[str, Any]) -> None:
         Table.objects.filter(pk=match.table_id, current_match=match).update(status=Table.Status.FINISHED)
 
 
-def _after_commit(
+def action_notify(
+    *,
     match_id: int,
     table_id: int | None,
     events: list[dict[str, Any]],
     state: Any,
     timers: list[dict[str, Any]],
-    *,
     finished: bool,
     now: int,
     bots: bool = True,
 ) -> None:
-    """Tell the table, then schedule what follows. Runs only after a commit."""
+    """Tell the table, then schedule what follows: once per committed action, only after its commit.
+
+    Neither waits here in a web process: the group send is handed to the server's event loop
+    (games.broadcast) and the broker publishes to the publisher thread (games.scheduling).
+    """
     seq = events[-1]["seq"]
     if table_id is not None:
         broadcast.match_events(table_id, match_id, events, state)

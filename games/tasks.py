@@ -8,7 +8,6 @@ a bot plan made for an older `seq` is dropped).
 from __future__ import annotations
 
 import logging
-import random
 from typing import Any
 
 from celery import shared_task
@@ -16,11 +15,8 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from games import errors, services
-from games.engine import BotContext
 from games.models import Match, MatchPlayer, PendingTimer, Seat
-from games.registry import get_bot, get_rules
 from games.scheduling import schedule
-from games.selectors import bot_seats, events_between, redact_for
 
 log = logging.getLogger(__name__)
 
@@ -37,26 +33,8 @@ def fire_timer(match_id: int, timer_id: str) -> None:
 
 @shared_task(name="games.plan_bots")
 def plan_bots(match_id: int, seq: int) -> None:
-    """Each bot seat looks at its own view and history and plans its next move."""
-    match = Match.objects.select_related("table").filter(pk=match_id).first()
-    if match is None or match.status != Match.Status.LIVE or match.seq != seq:
-        return
-    seats = bot_seats(match=match)
-    if not seats:
-        return
-    rules, bot = get_rules(match.game), get_bot(match.game)
-    history = events_between(match_id=match_id, after=0, upto=seq)
-    now = services.now_ms(match)
-    rng = random.Random(f"{match_id}:{seq}:{match.seed}")
-    for seat, level in seats:
-        ctx = BotContext(
-            seat=seat, level=level, view=rules.view(match.state, seat), history=redact_for(rules, history, seat), now_ms=now
-        )
-        move = bot.choose(ctx, rng)
-        if move is None:
-            continue
-        delay = max(0, move.at_ms - now) / 1000
-        schedule("games.bot_act", (match_id, seat, seq, move.action), delay)
+    """Each bot seat looks at its own view and history and plans its next move (services.bots_plan)."""
+    services.bots_plan(match_id=match_id, seq=seq)
 
 
 @shared_task(name="games.bot_act")

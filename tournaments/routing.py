@@ -1,3 +1,5 @@
+"""The tournaments' WebSocket routes; config/asgi.py assembles every app's routes."""
+
 from django.urls import path
 
 from tournaments.consumers import PlayerConsumer, TournamentConsumer
