@@ -60,6 +60,15 @@ rules page are marked [D] and listed in the players' help pages too:
   winning colour card (the match is over). Beginner grace is judged on the
   challenge's judged time.
 
+- [D kit] The checks before every move are the shared kit's (engine.GameRules):
+  the system submitting an action ZACK! does not know is `unknown_action`
+  (was `bad_action`), and a malformed race `Timing` (not whole numbers, a
+  negative compensation) is refused with `bad_action`.
+- [D legal] `legal_actions` (in every seat's view as `legal`) lists what the
+  view shows to be possible; it does not know the time, so a challenge that
+  the box refuses with `grace` is listed (whether it would be refused tells
+  whose turn it is), and a race whose timer is late still counts as pending.
+
 The rules page's own [D] decisions (the 72-card composition, the `nochmal`
 cases, the settling window, beginner grace, the `choose` timer picking the
 thrower's colour, the `stop_lr` thrower going on) are implemented as written.
@@ -70,8 +79,8 @@ Beyond the page's event list: `thrown` also carries `next` (hidden like
 `challenged` may carry `before_throw` [D race b]; `returned` has `why: judging`;
 `challenged` carries `at` and `settle_until_ms`; `colours_passed` carries
 `before`. The view adds `settle_until_ms`, `choose_due_ms`, `winner`,
-`out_of_turn` (per-seat counts, at the end only) and per seat
-`colour_card_in_box`; after the end also each pile's cards and the box's flags.
+`out_of_turn` (per-seat counts, at the end only), the seat's `legal` actions
+and per seat `colour_card_in_box`; after the end also each pile's cards and the box's flags.
 State keeps piles as card ids (codes in `cards`), so copying it stays cheap.
 """
 
@@ -81,13 +90,17 @@ import random
 from typing import Any
 
 from games.engine import (
+    TIMER,
     Action,
     Event,
+    GameRules,
     Option,
     RuleError,
     State,
     Timing,
+    Tx,
     event,
+    is_int,
     race_claim_record,
     race_open,
     race_ranking,
@@ -95,7 +108,6 @@ from games.engine import (
     race_with_claim,
     resolve_options,
     timer_event,
-    timing_at,
 )
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green", "orange", "purple")
@@ -118,6 +130,7 @@ STOP_FACES = frozenset(face for face, _ in STOP_CARDS)
 NOCHMAL_SKIPS = STOP_FACES | {"nochmal"}
 LR_STEP = {"links": 1, "links2": 2, "rechts": -1, "rechts2": -2}
 RACE_TIMER = "race:"  # prefix: the timer `race:<race id>` settles that race
+GRACE = "a beginner may not be challenged as slow yet"
 
 
 def full_deck() -> list[dict[str, Any]]:
@@ -195,16 +208,6 @@ def turn_after(card: dict[str, Any], box: list[dict[str, Any]], t: int, n: int, 
     return card_effect(card, box, len(box), t, n, colours, swapped)
 
 
-def lr_parity(box: list[dict[str, Any]]) -> bool:
-    """True while an odd number of `stop_lr` cards lie in the box."""
-    count = 0
-    for entry in box:
-        card = entry.get("card")
-        if card is not None and card["face"] == "stop_lr":
-            count += 1
-    return count % 2 == 1
-
-
 # --- the rules ------------------------------------------------------------------
 
 
@@ -220,15 +223,20 @@ def decode(cid: int, code: str) -> dict[str, Any]:
     return {"id": cid, "face": code}
 
 
-class ZackRules:
-    """The pure ZACK! rules object (see ARCHITECTURE.md, "The rules interface")."""
+class ZackRules(GameRules):
+    """The pure ZACK! rules object on the shared game kit (`engine.GameRules`).
+
+    `decide` is the kit's: its checks, then `before_move` (the lazy race
+    settlement), then the move table `moves` at the end of the class. `fold`
+    is the kit's too, through `folds`.
+    """
 
     slug = "zack"
-    races: frozenset[str] = frozenset({"throw", "challenge", "colour"})  # judged as races (PROTOCOL "Fair races") [D race]
     name = "ZACK!"
     min_seats = 3
     max_seats = 6
     teams = False
+    races: frozenset[str] = frozenset({"throw", "challenge", "colour"})  # judged as races (PROTOCOL "Fair races") [D race]
     options: dict[str, Option] = {
         "stop_cards": Option("bool", False, "Play with the 6 Stop cards (advanced rules)."),
         "beginner_deck": Option("bool", False, "Remove the Nochmal and Zurück cards."),
@@ -247,7 +255,7 @@ class ZackRules:
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Shuffle the match's deck and deal it one by one from the dealer's left."""
-        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise RuleError("bad_option", f"ZACK! needs {self.min_seats} to {self.max_seats} seats")
         opts = resolve_options(self.options, options, seats)
         if opts["dealer"] >= seats:
@@ -273,80 +281,17 @@ class ZackRules:
             )
         ]
 
-    # --- decide -----------------------------------------------------------------
+    # --- decide: what happens before every move ---------------------------------------
 
-    def decide(
-        self,
-        state: State,
-        seat: int | None,
-        action: Action,
-        now_ms: int,
-        rng: random.Random,
-        *,
-        timing: Timing | None = None,
-    ) -> list[Event]:
-        """Turn one action into the facts it causes; RuleError only for the impossible.
+    def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
+        """Settle a race whose window has closed, lazily, so the state is right even when its timer is late.
 
-        A turn race that is due is settled first (lazily, so the state is right
-        even when its timer is late); if the action itself is then refused,
-        nothing is committed and the settlement waits for its timer or the next
-        action.
+        If the action itself is then refused, nothing is committed and the
+        settlement waits for its timer or the next action.
         """
-        if state is None:
-            raise RuleError("bad_action", "no match")
-        if state["finished"]:
-            raise RuleError("match_over", "the match is over")
-        if not isinstance(action, dict):
-            raise RuleError("bad_action", "an action is an object")
-        kind = action.get("kind")
-        if not isinstance(kind, str):
-            raise RuleError("bad_action", "an action needs a kind")
-        if isinstance(now_ms, bool) or not isinstance(now_ms, int):
-            raise RuleError("bad_action", "now_ms must be an integer")
-        if seat is None:
-            if kind != "timer":
-                raise RuleError("bad_action", "only timers act without a seat")
-            tid = action.get("id")
-            if not isinstance(tid, str):
-                raise RuleError("bad_action", "a timer needs an id")
-            tx = self._lazy_settle(state, now_ms)
-            if not tx.st["finished"]:
-                self._timer(tx, tid, now_ms)
-            return tx.events
-        n = state["n"]
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise RuleError("bad_action", "no such seat")
-        if kind not in ("throw", "challenge", "colour", "choose"):
-            if kind == "timer":
-                raise RuleError("bad_action", "timers are submitted by the system")
-            raise RuleError("unknown_action", f"unknown action {kind[:40]!r}")
-        if kind in self.races:
-            if timing is None:
-                timing = timing_at(now_ms, n)
-            elif not isinstance(timing, Timing) or len(timing.comp_ms) != n or timing.judged_ms > timing.arrival_ms:
-                raise RuleError("bad_action", "bad timing")
-        tx = self._lazy_settle(state, now_ms)
-        if tx.st["finished"]:
-            raise RuleError("match_over", "the match is over")
-        if kind == "choose":
-            self._choose(tx, seat, action, now_ms)
-            return tx.events
-        assert timing is not None
-        if kind == "throw":
-            self._throw(tx, seat, now_ms, timing)
-        elif kind == "challenge":
-            self._challenge(tx, seat, action, now_ms, timing)
-        else:
-            self._colour(tx, seat, now_ms, timing)
-        return tx.events
-
-    def _lazy_settle(self, state: State, now_ms: int) -> _Tx:
-        """A transaction that starts by settling a pending turn race whose window has closed [D race]."""
-        tx = _Tx(self, state)
-        race = state.get("race")
+        race = tx.state["race"]
         if race is not None and race_settle_at(race) <= now_ms:
             self._settle_race(tx, now_ms)
-        return tx
 
     def _blocked(self, state: State, seat: int, now_ms: int, throw: bool) -> str | None:
         """Why an action by `seat` right now is returned instead of taking effect, if it is."""
@@ -362,20 +307,27 @@ class ZackRules:
     def _claimed(race: dict[str, Any], seat: int) -> bool:
         return any(c["seat"] == seat for c in race["claims"])
 
-    def _throw(self, tx: _Tx, seat: int, now_ms: int, timing: Timing) -> None:
-        state = tx.st
+    def _race_answer(self, tx: Tx, seat: int, kind: str, now_ms: int, timing: Timing, returned: dict[str, Any]) -> None:
+        """A throw or colour card while a challenge is judged: X's is a claim, anyone else's is returned [D race a]."""
+        race = tx.state["race"]
+        if seat != race["target"]:
+            tx.emit(event("returned", seat, why="judging", **returned))
+            return
+        if self._claimed(race, seat):
+            noun = "card" if kind == "throw" else "colour card"
+            raise RuleError("already_claimed", f"your {noun} is already on its way: the challenge is being judged")
+        self._claim(tx, seat, kind, seat, now_ms, timing)
+
+    # --- decide: the moves (the table `moves` is at the end of the class) -------------------
+
+    def _throw(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        state = tx.state
         pile = state["piles"][seat]
         if not pile:
             raise RuleError("no_cards", "your pile is empty")
         card = decode(pile[0], state["cards"][pile[0]])
-        race = state.get("race")
-        if race is not None:
-            if seat == race["target"]:  # X's card races with the challenge against X [D race]
-                if self._claimed(race, seat):
-                    raise RuleError("already_claimed", "your card is already on its way: the challenge is being judged")
-                self._claim(tx, seat, "throw", seat, now_ms, timing)
-            else:
-                tx.emit(event("returned", seat, card=card, why="judging"))
+        if state["race"] is not None:
+            self._race_answer(tx, seat, "throw", now_ms, timing, {"card": card})
             return
         why = self._blocked(state, seat, now_ms, True)
         if why is not None:
@@ -383,16 +335,86 @@ class ZackRules:
             return
         self._land(tx, seat, now_ms, timing.arrival_ms, timing.judged_ms)
 
-    def _land(self, tx: _Tx, seat: int, now_ms: int, arrival_ms: int, judged_ms: int) -> None:
+    def _colour(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        state = tx.state
+        colour = state["colours"][seat]
+        if self._colour_card_in_box(state, seat):
+            raise RuleError("no_colour_card", "your colour card lies in the box")
+        if state["race"] is not None:
+            self._race_answer(tx, seat, "colour", now_ms, timing, {"colour_card": colour})
+            return
+        why = self._blocked(state, seat, now_ms, True)
+        if why is not None:
+            tx.emit(event("returned", seat, colour_card=colour, why=why))
+            return
+        self._colour_lands(tx, seat, now_ms)
+
+    def _challenge(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        state = tx.state
+        target = action.get("target")
+        if not isinstance(target, str) or target not in COLOURS:
+            raise RuleError("bad_action", "target must be a colour")
+        colours = state["colours"]
+        if target not in colours:
+            raise RuleError("no_challenge_card", f"nobody plays {target}")
+        if colours[seat] == target:
+            raise RuleError("no_challenge_card", "you hold no challenge card of your own colour")
+        x = colours.index(target)
+        race = state["race"]
+        if race is not None:
+            if x != race["target"]:
+                tx.emit(event("returned", seat, challenge=target, why="judging"))
+                return
+            # another challenge against X joins the race: the earliest judged is pursued
+            if self._claimed(race, seat):
+                raise RuleError("already_claimed", "your challenge is already being judged")
+            if self._graced(state, x, state["turn_since"], timing.judged_ms):
+                raise RuleError("grace", GRACE)
+            self._claim(tx, seat, "challenge", x, now_ms, timing)
+            return
+        why = self._blocked(state, seat, now_ms, False)
+        if why is not None:
+            tx.emit(event("returned", seat, challenge=target, why=why))
+            return
+        lt = state["last_throw"]
+        if lt is not None and lt["seat"] == x and timing.judged_ms < lt["judged_ms"] and not self._grounds(state, x)[1]:
+            # called slow before X's card, which reached the box first [D race b]
+            if self._protected(state, x, lt["since"], timing.judged_ms):
+                raise RuleError("grace", GRACE)
+            self._before_throw(tx, seat, x, now_ms, timing)
+            return
+        if self._graced(state, x, state["turn_since"], timing.judged_ms):
+            raise RuleError("grace", GRACE)
+        self._claim(tx, seat, "challenge", x, now_ms, timing)  # X's own card may still be judged earlier [D race a]
+
+    def _choose(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        state = tx.state
+        if state["waiting_choice"] != seat:
+            raise RuleError("not_choosing", "you have no colour to choose")
+        colour = action.get("colour")
+        if not isinstance(colour, str) or colour not in state["colours"]:
+            raise RuleError("bad_action", "colour must be a colour in play")
+        tx.emit(self._chosen(state, seat, colour, False, now_ms))
+
+    def _timer(self, tx: Tx, seat: None, action: Action, now_ms: int, rng: random.Random, timing: None) -> None:
+        """The choose timer; a race timer has done its work in the lazy settlement (or is stale)."""
+        state = tx.state
+        if action["id"] != state["choose_timer"] or state["waiting_choice"] is None:
+            return
+        chooser = state["waiting_choice"]
+        tx.emit(self._chosen(state, chooser, state["colours"][chooser], True, now_ms))
+
+    # --- decide: the box's consequences -----------------------------------------------
+
+    def _land(self, tx: Tx, seat: int, now_ms: int, arrival_ms: int, judged_ms: int) -> None:
         """The top card of `seat`'s pile lands on the box (now: when everyone sees it)."""
-        state = tx.st
+        state = tx.state
         pile = state["piles"][seat]
         card = decode(pile[0], state["cards"][pile[0]])
-        box = state["box"]
-        n = state["n"]
+        n = state["seats"]
         face = card["face"]
         swapped = state["lr"] != (face == "stop_lr")
-        nxt = turn_after(card, box, seat, n, state["colours"], swapped)
+        nxt = turn_after(card, state["box"], seat, n, state["colours"], swapped)
         expected = state["turn"]
         paused = now_ms + state["options"]["stop_pause_ms"] if face in STOP_FACES else 0
         tx.emit(
@@ -417,19 +439,15 @@ class ZackRules:
             tx.emit(timer_event(tid, now_ms + state["options"]["choose_seconds"] * 1000))
 
     @staticmethod
-    def _grounds(state: State, x: int, box: list[dict[str, Any]] | None = None) -> tuple[bool, bool]:
-        """(too slow, wrong turn) for a challenge against seat `x` on `box` (the box by default)."""
-        slow = state["turn"] == x
-        wrong = False
-        count = 0
-        for entry in reversed(state["box"] if box is None else box):
-            if count == 4:
-                break
-            count += 1
-            if entry["seat"] == x and (entry.get("oot") or "colour_card" in entry):
-                wrong = True
-                break
-        return slow, wrong
+    def _colour_card_in_box(state: State, seat: int) -> bool:
+        colour = state["colours"][seat]
+        return any(entry.get("colour_card") == colour for entry in state["box"])
+
+    @staticmethod
+    def _grounds(state: State, x: int) -> tuple[bool, bool]:
+        """(too slow, wrong turn) for a challenge against seat `x` on the box as it is."""
+        wrong = any(entry["seat"] == x and (entry.get("oot") or "colour_card" in entry) for entry in state["box"][-4:])
+        return state["turn"] == x, wrong
 
     @staticmethod
     def _protected(state: State, x: int, since: int, judged_ms: int) -> bool:
@@ -437,54 +455,19 @@ class ZackRules:
         opts = state["options"]
         return bool(opts["protect_beginners"] and x in opts["beginners"] and judged_ms < since + opts["grace_ms"])
 
-    def _challenge(self, tx: _Tx, seat: int, action: Action, now_ms: int, timing: Timing) -> None:
-        state = tx.st
-        target = action.get("target")
-        if not isinstance(target, str) or target not in COLOURS:
-            raise RuleError("bad_action", "target must be a colour")
-        colours = state["colours"]
-        if target not in colours:
-            raise RuleError("no_challenge_card", f"nobody plays {target}")
-        if colours[seat] == target:
-            raise RuleError("no_challenge_card", "you hold no challenge card of your own colour")
-        x = colours.index(target)
-        race = state.get("race")
-        if race is not None:
-            if x == race["target"]:  # another challenge against X joins the race: the earliest judged is pursued
-                if self._claimed(race, seat):
-                    raise RuleError("already_claimed", "your challenge is already being judged")
-                slow, wrong = self._grounds(state, x)
-                if slow and not wrong and self._protected(state, x, state["turn_since"], timing.judged_ms):
-                    raise RuleError("grace", "a beginner may not be challenged as slow yet")
-                self._claim(tx, seat, "challenge", x, now_ms, timing)
-            else:
-                tx.emit(event("returned", seat, challenge=target, why="judging"))
-            return
-        why = self._blocked(state, seat, now_ms, False)
-        if why is not None:
-            tx.emit(event("returned", seat, challenge=target, why=why))
-            return
+    def _graced(self, state: State, x: int, since: int, judged_ms: int) -> bool:
+        """A challenge whose sole ground would be "too slow", against a protected beginner in its grace window."""
         slow, wrong = self._grounds(state, x)
-        lt = state.get("last_throw")
-        if not wrong and lt is not None and lt["seat"] == x and timing.judged_ms < lt["judged_ms"]:
-            # called slow before X's card, which reached the box first [D race b]
-            if self._protected(state, x, lt["since"], timing.judged_ms):
-                raise RuleError("grace", "a beginner may not be challenged as slow yet")
-            self._before_throw(tx, seat, x, now_ms, timing)
-            return
-        if slow and not wrong and self._protected(state, x, state["turn_since"], timing.judged_ms):
-            raise RuleError("grace", "a beginner may not be challenged as slow yet")
-        self._claim(tx, seat, "challenge", x, now_ms, timing)  # X's own card may still be judged earlier [D race a]
+        return slow and not wrong and self._protected(state, x, since, judged_ms)
 
-    def _resolve(self, tx: _Tx, seat: int, x: int, now_ms: int, before_throw: bool = False) -> None:
+    def _resolve(self, tx: Tx, seat: int, x: int, now_ms: int, before_throw: bool = False) -> None:
         """`seat`'s challenge against seat `x`, judged on the box as it is: one `challenged` fact."""
-        state = tx.st
+        state = tx.state
         slow, wrong = self._grounds(state, x)
         if before_throw:
             slow = True  # judged as it stood before X's card, X's turn
         success = slow or wrong
         taker, nxt = (x, seat) if success else (seat, x)
-        taken = sum(1 for e in state["box"] if "card" in e)
         data: dict[str, Any] = {
             "by": seat,
             "target_seat": x,
@@ -492,7 +475,7 @@ class ZackRules:
             "result": "success" if success else "fail",
             "reason": ("wrong_turn" if wrong else "slow") if success else "none",
             "taker": taker,
-            "cards_taken": taken,
+            "cards_taken": sum(1 for e in state["box"] if "card" in e),
             "next": nxt,
             "at": now_ms,
             "settle_until_ms": now_ms + state["options"]["settle_ms"],
@@ -501,35 +484,39 @@ class ZackRules:
             data["before_throw"] = True
         tx.emit(event("challenged", seat, **data))
 
-    def _claim(self, tx: _Tx, seat: int, what: str, x: int, now_ms: int, timing: Timing) -> None:
-        """A claim in the race of a challenge against seat `x`; settled now if nobody can still be judged earlier."""
-        st = tx.st
-        race = st.get("race")
-        if race is None:
-            race = {**race_open(f"turn:{st.get('race_n', 0)}", st["turn_since"], list(range(st["n"]))), "target": x}
-        claim = race_claim_record(race, seat, timing, action=what)
-        tx.emit(
-            event(
-                "race_claimed",
-                seat,
-                race=race["id"],
-                claim=claim,
-                comp_ms=list(timing.comp_ms),
-                opened_ms=race["opened_ms"],
-                eligible=list(race["eligible"]),
-                target=race["target"],
-            )
+    def _race_claimed(self, race: dict[str, Any], seat: int, claim: dict[str, Any], timing: Timing, **extra: Any) -> Event:
+        """The `race_claimed` fact: the claim plus what opens the race when it is the first."""
+        return event(
+            "race_claimed",
+            seat,
+            race=race["id"],
+            claim=claim,
+            comp_ms=list(timing.comp_ms),
+            opened_ms=race["opened_ms"],
+            eligible=list(race["eligible"]),
+            target=race["target"],
+            **extra,
         )
-        race = tx.st["race"]
+
+    @staticmethod
+    def _new_race(state: State, since: int, x: int) -> dict[str, Any]:
+        return {**race_open(f"turn:{state['race_n']}", since, list(range(state["seats"]))), "target": x}
+
+    def _claim(self, tx: Tx, seat: int, what: str, x: int, now_ms: int, timing: Timing) -> None:
+        """A claim in the race of a challenge against seat `x`; settled now if nobody can still be judged earlier."""
+        state = tx.state
+        race = state["race"] or self._new_race(state, state["turn_since"], x)
+        tx.emit(self._race_claimed(race, seat, race_claim_record(race, seat, timing, action=what), timing))
+        race = tx.state["race"]
         due = race_settle_at(race)
         if due <= now_ms:
             self._settle_race(tx, now_ms)
-        elif due != tx.st.get("race_due"):
+        elif due != tx.state["race_due"]:
             tx.emit(timer_event(f"{RACE_TIMER}{race['id']}", due))
 
-    def _settle_race(self, tx: _Tx, now_ms: int) -> None:
+    def _settle_race(self, tx: Tx, now_ms: int) -> None:
         """The fastest judged claim goes first: a challenge (judged on the box as it is) or X's own card [D race a]."""
-        race = tx.st["race"]
+        race = tx.state["race"]
         ranking = race_ranking(race)
         best = ranking[0]
         x = race["target"]
@@ -538,49 +525,46 @@ class ZackRules:
         own = [c for c in ranking if c["seat"] == x]
         if best["action"] == "challenge":
             self._resolve(tx, best["seat"], x, now_ms)
-            for c in own:  # X's card came too late: returned, as within the settling window
-                self._return_claim(tx, c, x)
-            for c in challenges[1:]:
+            for c in [*own, *challenges[1:]]:  # X's card came too late: returned, as within the settling window
                 self._return_claim(tx, c, x)
             return
         if best["action"] == "throw":
             self._land(tx, x, now_ms, best["arrival_ms"], best["judged_ms"])
         else:
             self._colour_lands(tx, x, now_ms)
-            if tx.st["finished"]:
+            if tx.state["finished"]:
                 return
         # the challenges came after X's card: judged on the box with it, the first one pursued, the rest returned
         for c in challenges:
-            st = tx.st
-            why = self._blocked(st, c["seat"], now_ms, False)
-            slow, wrong = self._grounds(st, x)
-            if why is None and slow and not wrong and self._protected(st, x, st["turn_since"], c["judged_ms"]):
+            state = tx.state
+            why = self._blocked(state, c["seat"], now_ms, False)
+            if why is None and self._graced(state, x, state["turn_since"], c["judged_ms"]):
                 why = "grace"
             if why is not None:
                 self._return_claim(tx, c, x, why)
             else:
                 self._resolve(tx, c["seat"], x, now_ms)
 
-    def _return_claim(self, tx: _Tx, claim: dict[str, Any], x: int, why: str = "settling") -> None:
-        st = tx.st
+    def _return_claim(self, tx: Tx, claim: dict[str, Any], x: int, why: str = "settling") -> None:
+        state = tx.state
         s = claim["seat"]
         if claim["action"] == "challenge":
-            tx.emit(event("returned", s, challenge=st["colours"][x], why=why))
-        elif claim["action"] == "throw" and st["piles"][s]:
-            p = st["piles"][s][0]
-            tx.emit(event("returned", s, card=decode(p, st["cards"][p]), why=why))
+            tx.emit(event("returned", s, challenge=state["colours"][x], why=why))
+        elif claim["action"] == "throw" and state["piles"][s]:
+            p = state["piles"][s][0]
+            tx.emit(event("returned", s, card=decode(p, state["cards"][p]), why=why))
         elif claim["action"] == "colour":
-            tx.emit(event("returned", s, colour_card=st["colours"][s], why=why))
+            tx.emit(event("returned", s, colour_card=state["colours"][s], why=why))
 
-    def _before_throw(self, tx: _Tx, seat: int, x: int, now_ms: int, timing: Timing) -> None:
+    def _before_throw(self, tx: Tx, seat: int, x: int, now_ms: int, timing: Timing) -> None:
         """A challenge judged before X's in-turn card, which arrived first: X was too slow after all [D race b].
 
         X takes the whole box, its own card included: the same cards, in the
         same order, as a challenge first and X's card returned after it.
         """
-        st = tx.st
-        lt = st["last_throw"]
-        race = {**race_open(f"turn:{st.get('race_n', 0)}", lt["since"], list(range(st["n"]))), "target": x}
+        state = tx.state
+        lt = state["last_throw"]
+        race = self._new_race(state, lt["since"], x)
         earlier = {
             "seat": x,
             "arrival_ms": lt["arrival_ms"],
@@ -590,55 +574,22 @@ class ZackRules:
         }
         race = race_with_claim(race, earlier, timing.comp_ms)
         claim = race_claim_record(race, seat, timing, action="challenge")
-        tx.emit(
-            event(
-                "race_claimed",
-                seat,
-                race=race["id"],
-                claim=claim,
-                comp_ms=list(timing.comp_ms),
-                opened_ms=race["opened_ms"],
-                eligible=list(race["eligible"]),
-                target=x,
-                earlier=[earlier],
-            )
-        )
-        ranking = race_ranking(tx.st["race"])
+        tx.emit(self._race_claimed(race, seat, claim, timing, earlier=[earlier]))
+        ranking = race_ranking(tx.state["race"])
         tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=ranking[0]["seat"]))
         self._resolve(tx, seat, x, now_ms, before_throw=True)
 
-    def _colour(self, tx: _Tx, seat: int, now_ms: int, timing: Timing) -> None:
-        state = tx.st
-        colour = state["colours"][seat]
-        for entry in state["box"]:
-            if entry.get("colour_card") == colour:
-                raise RuleError("no_colour_card", "your colour card lies in the box")
-        race = state.get("race")
-        if race is not None:
-            if seat == race["target"]:  # X's colour card races with the challenge against X, like its throw
-                if self._claimed(race, seat):
-                    raise RuleError("already_claimed", "your colour card is already on its way: the challenge is being judged")
-                self._claim(tx, seat, "colour", seat, now_ms, timing)
-            else:
-                tx.emit(event("returned", seat, colour_card=colour, why="judging"))
-            return
-        why = self._blocked(state, seat, now_ms, True)
-        if why is not None:
-            tx.emit(event("returned", seat, colour_card=colour, why=why))
-            return
-        self._colour_lands(tx, seat, now_ms)
-
-    def _colour_lands(self, tx: _Tx, seat: int, now_ms: int) -> None:
-        state = tx.st
+    def _colour_lands(self, tx: Tx, seat: int, now_ms: int) -> None:
+        state = tx.state
         win = not state["piles"][seat] and state["turn"] == seat
         tx.emit(event("colour_thrown", seat, colour=state["colours"][seat], win=win, at=now_ms))
         if win:
-            tx.emit(self._finish(tx.st, seat))
+            tx.emit(self._finish(tx.state, seat))
 
     def _finish(self, state: State, winner: int) -> Event:
         counts = [len(p) for p in state["piles"]]
         placements = [{"seat": winner, "place": 1}]
-        others = [s for s in range(state["n"]) if s != winner]
+        others = [s for s in range(state["seats"]) if s != winner]
         for s in others:
             better = sum(1 for o in others if counts[o] < counts[s])
             placements.append({"seat": s, "place": 2 + better})
@@ -658,156 +609,189 @@ class ZackRules:
         codes = state["cards"]
         return [[decode(c, codes[c]) for c in pile] for pile in state["piles"]]
 
-    def _choose(self, tx: _Tx, seat: int, action: Action, now_ms: int) -> None:
-        state = tx.st
-        if state["waiting_choice"] != seat:
-            raise RuleError("not_choosing", "you have no colour to choose")
-        colour = action.get("colour")
-        if not isinstance(colour, str) or colour not in state["colours"]:
-            raise RuleError("bad_action", "colour must be a colour in play")
-        tx.emit(self._chosen(state, seat, colour, False, now_ms))
-
     def _chosen(self, state: State, seat: int, colour: str, by_timer: bool, now_ms: int) -> Event:
         return event("chosen", seat, colour=colour, target_seat=state["colours"].index(colour), by_timer=by_timer, at=now_ms)
 
-    def _timer(self, tx: _Tx, tid: str, now_ms: int) -> None:
-        """The choose timer; a race timer has done its work in the lazy settlement (or is stale)."""
-        state = tx.st
-        if tid != state["choose_timer"] or state["waiting_choice"] is None:
-            return
-        seat = state["waiting_choice"]
-        tx.emit(self._chosen(state, seat, state["colours"][seat], True, now_ms))
+    # --- fold (the table `folds` is at the end of the class): copy only what changes ---------
 
-    # --- fold -------------------------------------------------------------------
-
-    def fold(self, state: State, ev: Event) -> State:
-        """Apply one fact; copies only what changes (never mutates `state`)."""
-        kind = ev["kind"]
+    def _on_dealt(self, state: State, ev: Event) -> State:
         data = ev["data"]
-        if kind == "dealt":
-            n = data["seats"]
-            dealt = [c for pile in data["piles"] for c in pile]
-            codes: list[str | None] = [None] * (1 + max((c["id"] for c in dealt), default=-1))
-            for c in dealt:
-                codes[c["id"]] = card_code(c)
-            return {
-                "n": n,
-                "options": data["options"],
-                "dealer": data["dealer"],
-                "colours": list(data["colours"]),
-                "cards": codes,
-                "piles": [[c["id"] for c in p] for p in data["piles"]],
-                "box": [],
-                "turn": data["first"],
-                "turn_since": 0,
-                "waiting_choice": None,
-                "choose_timer": None,
-                "choose_due": None,
-                "timer_seq": 0,
-                "paused_until": 0,
-                "settle_until": 0,
-                "lr": False,
-                "oot_counts": [0] * n,
-                "winner": None,
-                "finished": False,
-                "outcome": None,
-                "race": None,  # the challenge being judged [D race]: engine.race_open + claims + `target`
-                "race_due": None,  # due time of its settlement timer
-                "race_n": 0,  # races settled so far (race ids are turn:<n>)
-                "last_throw": None,  # the in-turn card on top of the box, while nothing else happened [D race b]
-            }
-        s = dict(state)
+        n = data["seats"]
+        dealt = [c for pile in data["piles"] for c in pile]
+        codes: list[str | None] = [None] * (1 + max((c["id"] for c in dealt), default=-1))
+        for c in dealt:
+            codes[c["id"]] = card_code(c)
+        return {
+            "seats": n,
+            "options": data["options"],
+            "dealer": data["dealer"],
+            "colours": list(data["colours"]),
+            "cards": codes,
+            "piles": [[c["id"] for c in p] for p in data["piles"]],
+            "box": [],
+            "turn": data["first"],
+            "turn_since": 0,
+            "waiting_choice": None,
+            "choose_timer": None,
+            "choose_due": None,
+            "timer_seq": 0,
+            "paused_until": 0,
+            "settle_until": 0,
+            "lr": False,
+            "oot_counts": [0] * n,
+            "winner": None,
+            "finished": False,
+            "outcome": None,
+            "race": None,  # the challenge being judged [D race]: engine.race_open + claims + `target`
+            "race_due": None,  # due time of its settlement timer
+            "race_n": 0,  # races settled so far (race ids are turn:<n>)
+            "last_throw": None,  # the in-turn card on top of the box, while nothing else happened [D race b]
+        }
+
+    @staticmethod
+    def _box_moved(state: State) -> State:
+        """A copy of `state` after something happened at the box: the top card's [D race b] window closes."""
+        return {**state, "last_throw": None}
+
+    def _on_thrown(self, state: State, ev: Event) -> State:
+        s = self._box_moved(state)
         seat = ev["seat"]
-        if kind in _ENDS_LAST_THROW:
-            s["last_throw"] = None
-        if kind == "thrown":
-            card = data["card"]
-            if not data["out_of_turn"] and card["face"] not in STOP_FACES:
-                s["last_throw"] = {
-                    "seat": seat,
-                    "since": s["turn_since"],  # the start of the turn this card answered
-                    "arrival_ms": data.get("arrival_ms", data["at"]),  # logs from before fair races: judged on arrival
-                    "judged_ms": data.get("judged_ms", data["at"]),
-                }
-            piles = list(s["piles"])
-            piles[seat] = piles[seat][1:]
-            s["piles"] = piles
-            oot = data["out_of_turn"]
-            s["box"] = [*s["box"], {"card": card, "seat": seat, "oot": oot}]
-            if oot:
-                counts = list(s["oot_counts"])
-                counts[seat] += 1
-                s["oot_counts"] = counts
-            if card["face"] == "stop_lr":
-                s["lr"] = not s["lr"]
-            s["turn"] = data["next"]
-            s["turn_since"] = data["at"]
-            s["paused_until"] = data["paused_until_ms"]
-            if data["next"] is None:
-                s["waiting_choice"] = seat
-        elif kind == "returned":
-            card = data.get("card")
-            if card is not None:
-                piles = list(s["piles"])
-                piles[seat] = [*piles[seat][1:], card["id"]]
-                s["piles"] = piles
-        elif kind == "colours_passed":
-            s["colours"] = list(data["colours"])
-        elif kind == "race_claimed":
-            race = s.get("race")
-            if race is None:
-                race = {**race_open(data["race"], data["opened_ms"], data["eligible"]), "target": data["target"]}
-                for c in data.get("earlier", ()):
-                    race = race_with_claim(race, c, data["comp_ms"])
-            s["race"] = race_with_claim(race, data["claim"], data["comp_ms"])
-        elif kind == "race_settled":
-            s["race"] = None
-            s["race_due"] = None
-            s["race_n"] = s.get("race_n", 0) + 1
-        elif kind == "timer" and data["id"].startswith(RACE_TIMER):
-            s["race_due"] = data["due_ms"]
-        elif kind == "timer":
-            s["choose_timer"] = data["id"]
-            s["choose_due"] = data["due_ms"]
-            s["timer_seq"] = s["timer_seq"] + 1
-        elif kind == "chosen":
-            s["waiting_choice"] = None
-            s["choose_timer"] = None
-            s["choose_due"] = None
-            s["turn"] = data["target_seat"]
-            s["turn_since"] = data["at"]
-        elif kind == "challenged":
-            taker = data["taker"]
-            piles = list(s["piles"])
-            piles[taker] = piles[taker] + [e["card"]["id"] for e in s["box"] if "card" in e]
-            s["piles"] = piles
-            s["box"] = []
-            s["lr"] = False
-            s["turn"] = data["next"]
-            s["turn_since"] = data["at"]
-            s["settle_until"] = data["settle_until_ms"]
-            s["paused_until"] = 0
-        elif kind == "colour_thrown":
-            if data["win"]:
-                s["winner"] = seat
-            else:
-                s["box"] = [*s["box"], {"colour_card": data["colour"], "seat": seat}]
-        elif kind == "finished":
-            s["finished"] = True
-            s["outcome"] = data["outcome"]
+        data = ev["data"]
+        card = data["card"]
+        oot = data["out_of_turn"]
+        if not oot and card["face"] not in STOP_FACES:
+            s["last_throw"] = {
+                "seat": seat,
+                "since": s["turn_since"],  # the start of the turn this card answered
+                "arrival_ms": data.get("arrival_ms", data["at"]),  # logs from before fair races: judged on arrival
+                "judged_ms": data.get("judged_ms", data["at"]),
+            }
+        piles = list(s["piles"])
+        piles[seat] = piles[seat][1:]
+        s["piles"] = piles
+        s["box"] = [*s["box"], {"card": card, "seat": seat, "oot": oot}]
+        if oot:
+            counts = list(s["oot_counts"])
+            counts[seat] += 1
+            s["oot_counts"] = counts
+        if card["face"] == "stop_lr":
+            s["lr"] = not s["lr"]
+        s["turn"] = data["next"]
+        s["turn_since"] = data["at"]
+        s["paused_until"] = data["paused_until_ms"]
+        if data["next"] is None:
+            s["waiting_choice"] = seat
         return s
+
+    def _on_returned(self, state: State, ev: Event) -> State:
+        card = ev["data"].get("card")
+        if card is None:
+            return dict(state)
+        seat = ev["seat"]
+        piles = list(state["piles"])
+        piles[seat] = [*piles[seat][1:], card["id"]]
+        return {**state, "piles": piles}
+
+    def _on_colours_passed(self, state: State, ev: Event) -> State:
+        return {**self._box_moved(state), "colours": list(ev["data"]["colours"])}
+
+    def _on_race_claimed(self, state: State, ev: Event) -> State:
+        data = ev["data"]
+        race = state["race"]
+        if race is None:
+            race = {**race_open(data["race"], data["opened_ms"], data["eligible"]), "target": data["target"]}
+            for c in data.get("earlier", ()):
+                race = race_with_claim(race, c, data["comp_ms"])
+        return {**state, "race": race_with_claim(race, data["claim"], data["comp_ms"])}
+
+    def _on_race_settled(self, state: State, ev: Event) -> State:
+        return {**state, "race": None, "race_due": None, "race_n": state["race_n"] + 1}
+
+    def _on_timer(self, state: State, ev: Event) -> State:
+        data = ev["data"]
+        if data["id"].startswith(RACE_TIMER):
+            return {**state, "race_due": data["due_ms"]}
+        return {**state, "choose_timer": data["id"], "choose_due": data["due_ms"], "timer_seq": state["timer_seq"] + 1}
+
+    def _on_chosen(self, state: State, ev: Event) -> State:
+        data = ev["data"]
+        s = self._box_moved(state)
+        s.update(waiting_choice=None, choose_timer=None, choose_due=None, turn=data["target_seat"], turn_since=data["at"])
+        return s
+
+    def _on_challenged(self, state: State, ev: Event) -> State:
+        data = ev["data"]
+        s = self._box_moved(state)
+        taker = data["taker"]
+        piles = list(s["piles"])
+        piles[taker] = piles[taker] + [e["card"]["id"] for e in s["box"] if "card" in e]
+        s.update(
+            piles=piles,
+            box=[],
+            lr=False,
+            turn=data["next"],
+            turn_since=data["at"],
+            settle_until=data["settle_until_ms"],
+            paused_until=0,
+        )
+        return s
+
+    def _on_colour_thrown(self, state: State, ev: Event) -> State:
+        data = ev["data"]
+        s = self._box_moved(state)
+        if data["win"]:
+            s["winner"] = ev["seat"]
+        else:
+            s["box"] = [*s["box"], {"colour_card": data["colour"], "seat": ev["seat"]}]
+        return s
+
+    def _on_finished(self, state: State, ev: Event) -> State:
+        return {**state, "finished": True, "outcome": ev["data"]["outcome"]}
 
     # --- what seats see ---------------------------------------------------------------
 
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
+        """What `seat` may submit now, from what its view shows (pile counts, colour cards, the race, the choice).
+
+        Listed: a throw while the pile has cards and a colour card while it is
+        not in the box — in turn or not, inside a window or not (out-of-turn
+        throws are punished mistakes; returned cards are moves too) — a
+        challenge against every other colour, and a choice of every colour in
+        play for the seat a `stop_choose` waits for. Not listed: what a race
+        the seat already claimed in would refuse (`already_claimed`).
+        [D legal] A challenge against a protected beginner is listed although
+        the box refuses it (`grace`) when its only ground would be "too
+        slow": whether it would tells whose turn it is and which cards were
+        out of turn, which the seat does not see.
+        [D legal] The list is of the state as it stands: a race whose timer is
+        late is still pending here, and decide settles it before the action.
+        """
+        if state is None or state["finished"] or not is_int(seat) or not 0 <= seat < state["seats"]:
+            return []
+        race = state["race"]
+        claimed = race is not None and self._claimed(race, seat)
+        answered = claimed and seat == race["target"]  # X's own card or colour card is on its way
+        colours = state["colours"]
+        out: list[Action] = []
+        if state["piles"][seat] and not answered:
+            out.append({"kind": "throw"})
+        if not answered and not self._colour_card_in_box(state, seat):
+            out.append({"kind": "colour"})
+        for s, colour in enumerate(colours):
+            if s != seat and not (claimed and s == race["target"]):
+                out.append({"kind": "challenge", "target": colour})
+        if state["waiting_choice"] == seat:
+            out.extend({"kind": "choose", "colour": colour} for colour in colours)
+        return out
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """The public table (identical for every seat: nothing in ZACK! is private to one player)."""
-        n = state["n"]
+        """The public table (the same for every seat: nothing in ZACK! is private), plus the seat's `legal` actions."""
         colours = state["colours"]
         finished = state["finished"]
         in_box = {e["colour_card"] for e in state["box"] if "colour_card" in e}
         seats = []
         revealed = self._reveal(state) if finished else None
-        for s in range(n):
+        for s in range(state["seats"]):
             row: dict[str, Any] = {
                 "seat": s,
                 "colour": colours[s],
@@ -815,7 +799,7 @@ class ZackRules:
                 "challenge_colours": [c for c in colours if c != colours[s]],
                 "colour_card_in_box": colours[s] in in_box,
             }
-            if finished:
+            if revealed is not None:
                 row["cards"] = revealed[s]
             seats.append(row)
         box = []
@@ -828,7 +812,7 @@ class ZackRules:
                 item = {"colour_card": e["colour_card"], "seat": e["seat"]}
             box.append(item)
         opts = state["options"]
-        race = state.get("race")
+        race = state["race"]
         return {
             "seats": seats,
             # a challenge being judged (public: who claimed what, and when it is settled) [D race]
@@ -839,7 +823,7 @@ class ZackRules:
                 "target": race["target"],
                 "opened_ms": race["opened_ms"],
                 "claims": [{"seat": c["seat"], "action": c["action"], "reaction_ms": c["reaction_ms"]} for c in race["claims"]],
-                "due_ms": state.get("race_due"),
+                "due_ms": state["race_due"],
             },
             "box": box,
             "lr_swapped": state["lr"],
@@ -854,6 +838,7 @@ class ZackRules:
             "outcome": state["outcome"],
             "turn": state["turn"] if (opts["show_turn"] or finished) else None,
             "out_of_turn": state["oot_counts"] if finished else None,
+            "legal": self.legal_actions(state, seat),
         }
 
     def view_all(self, state: State) -> dict[str, Any]:
@@ -888,26 +873,26 @@ class ZackRules:
             return {"kind": kind, "seat": ev["seat"], "data": data}
         return ev
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        return None if state is None else state["outcome"]
-
-
-_ENDS_LAST_THROW = frozenset(("thrown", "challenged", "colour_thrown", "chosen", "colours_passed"))
-
-
-class _Tx:
-    """Events of one decision, folded as they are emitted so later steps see them."""
-
-    __slots__ = ("rules", "st", "events")
-
-    def __init__(self, rules: ZackRules, state: State) -> None:
-        self.rules = rules
-        self.st = state
-        self.events: list[Event] = []
-
-    def emit(self, e: Event) -> None:
-        self.events.append(e)
-        self.st = self.rules.fold(self.st, e)
+    moves = {
+        "throw": _throw,
+        "challenge": _challenge,
+        "colour": _colour,
+        "choose": _choose,
+        TIMER: _timer,
+    }
+    folds = {
+        "dealt": _on_dealt,
+        "thrown": _on_thrown,
+        "returned": _on_returned,
+        "colours_passed": _on_colours_passed,
+        "race_claimed": _on_race_claimed,
+        "race_settled": _on_race_settled,
+        "timer": _on_timer,
+        "chosen": _on_chosen,
+        "challenged": _on_challenged,
+        "colour_thrown": _on_colour_thrown,
+        "finished": _on_finished,
+    }
 
 
 RULES = ZackRules()

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from games.engine import BotContext, fold_all
-from games.testing import play_bots, redacted_history
 from games.zack.bot import BOT, MEDIAN_MS, read_table
 from games.zack.rules import RULES
 from tests.games.zack.scenario import Game
+from tests.support.simulate import play_bots, redacted_history
 
 LEVELS = ("easy", "normal", "hard")
 

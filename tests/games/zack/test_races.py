@@ -9,7 +9,6 @@ sender's compensated round trip), not by which reached the server first.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import random
 from typing import Any
@@ -17,12 +16,12 @@ from typing import Any
 import pytest
 
 from games.engine import RuleError, Timing, fold_all
-from games.testing import play_bots, play_random
 from games.zack.bot import BOT
-from games.zack.harness import HARNESS
 from games.zack.rules import RULES
 from tests.games.race_timings import RandomTimings
+from tests.games.zack.harness import HARNESS
 from tests.games.zack.scenario import Game
+from tests.support.simulate import play_bots, play_random
 
 FILL = ["links"] * 5
 
@@ -287,10 +286,8 @@ def test_random_play_with_random_timings_keeps_every_invariant() -> None:
     pending = before_throw = timings = 0
     whys: set[str] = set()
     for seed in range(40):
-        rules = RandomTimings(RULES, seed, lambda st: st["n"])
-        harness = dataclasses.replace(HARNESS, rules=rules)
-        report = play_random(harness, 3 + seed % 4, 70_000 + seed, max_actions=2000)
-        timings += rules.timings
+        report = play_random(HARNESS, 3 + seed % 4, 70_000 + seed, max_actions=2000, timings=True)
+        timings += report.timings
         log = report.log
         kinds_seen.update(e["kind"] for e in log)
         claims: list[dict[str, Any]] = []
@@ -318,7 +315,7 @@ def test_random_play_with_random_timings_keeps_every_invariant() -> None:
 def test_bots_cope_with_pending_challenges() -> None:
     for seed in range(24):
         seats = 3 + seed % 4
-        rules = RandomTimings(RULES, seed, lambda st: st["n"])
+        rules = RandomTimings(RULES, seed)
         levels = [("easy", "normal", "hard")[(seed + i) % 3] for i in range(seats)]
         report = play_bots(rules, BOT, levels, 9000 + seed, options={"stop_cards": seed % 2 == 0})  # type: ignore[arg-type]
         assert report.rule_errors == 0, f"seed {seed}"

@@ -1,6 +1,6 @@
 """ZACK! in the generic random-play harness: every invariant after every event.
 
-Checks (games.testing.play_random): cards conserved (the match's ZACK! cards,
+Checks (tests.support.simulate.play_random): cards conserved (the match's ZACK! cards,
 72 with six seats and Stop cards), fold of the stored log equals the live
 state, JSON round trips, and no view or redacted event shows anyone a card
 that `may_see` does not allow (pile order before a card is thrown). On top:
@@ -18,9 +18,9 @@ import random
 import pytest
 
 from games.engine import fold_all
-from games.testing import play_random
-from games.zack.harness import HARNESS, card_ids
 from games.zack.rules import RULES
+from tests.games.zack.harness import HARNESS, card_ids
+from tests.support.simulate import play_random
 
 GAMES = int(os.environ.get("RANDOM_GAMES", "100"))
 SEATS = (3, 4, 5, 6)

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.testing import play_random, visible_ids
-from games.zack.harness import HARNESS, card_ids
 from games.zack.rules import RULES
+from tests.games.zack.harness import HARNESS, card_ids
 from tests.games.zack.scenario import Game
+from tests.support.simulate import play_random, visible_ids
 
 SECRET_TOP = {"turn", "out_of_turn", "seats", "box"}
 
