@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import logout
 from django.core.exceptions import ValidationError
@@ -14,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
-from accounts.throttling import LoginAddressThrottle, SignupAddressThrottle, address_wait, wait_minutes
+from accounts.throttling import AddressRateThrottle, LoginAddressThrottle, SignupAddressThrottle, address_wait, wait_minutes
 from config.api_errors import field_refusal, refusal
 
 
@@ -35,6 +37,18 @@ def _rate_limited(message: str, wait: int) -> Response:
     return response
 
 
+def _checked(
+    request: Request, body: type[serializers.Serializer], throttle: type[AddressRateThrottle], too_many: str
+) -> tuple[dict[str, Any], Response | None]:
+    """The body validated (a bad one is a 400 first), and the 429 when the address is over its rate
+    (`too_many`: the message, with `%(minutes)s`)."""
+    data = body(data=request.data)
+    data.is_valid(raise_exception=True)
+    wait = address_wait(throttle=throttle, request=request)
+    refused = None if wait is None else _rate_limited(too_many % {"minutes": wait_minutes(wait)}, wait)
+    return dict(data.validated_data), refused
+
+
 class RegisterApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
@@ -44,13 +58,11 @@ class RegisterApi(APIView):
         responses={201: inline_serializer("Registered", {"id": serializers.IntegerField(), "username": serializers.CharField(), "token": serializers.CharField()})},
     )
     def post(self, request: Request) -> Response:
-        data = RegisterIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        wait = address_wait(throttle=SignupAddressThrottle, request=request)
-        if wait is not None:
-            return _rate_limited(_("Too many sign-ups from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)}, wait)
+        data, refused = _checked(request, RegisterIn, SignupAddressThrottle, _("Too many sign-ups from your address. Try again in %(minutes)s min."))
+        if refused is not None:
+            return refused
         try:
-            user = services.user_register(**data.validated_data)
+            user = services.user_register(**data)
         except ValidationError as e:
             return Response(field_refusal(e.message_dict), status=status.HTTP_400_BAD_REQUEST)  # PROTOCOL.md: field errors
         return Response(
@@ -65,13 +77,11 @@ class TokenApi(APIView):
 
     @extend_schema(request=TokenIn, responses={200: inline_serializer("TokenOut", {"token": serializers.CharField()})})
     def post(self, request: Request) -> Response:
-        data = TokenIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        wait = address_wait(throttle=LoginAddressThrottle, request=request)
-        if wait is not None:
-            return _rate_limited(_("Too many log-in attempts from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)}, wait)
+        data, refused = _checked(request, TokenIn, LoginAddressThrottle, _("Too many log-in attempts from your address. Try again in %(minutes)s min."))
+        if refused is not None:
+            return refused
         try:
-            token = services.token_login(request=request._request, **data.validated_data)
+            token = services.token_login(request=request._request, **data)
         except services.LoginThrottledError:
             cooloff = int(settings.AXES_COOLOFF_TIME.total_seconds())
             return _rate_limited(_("Too many failed log-ins. Try again in a few minutes."), cooloff)

@@ -9,9 +9,9 @@ platform (the `stats` app) never names a game's event kinds:
   samples to each seat's `SeatFigures`; the platform has already filled in place,
   win and playing position.
 - `figures` are the published game-specific figures, in their display order: the
-  `count` of a counter, or the `median` / `mean` of a sample.
-- `labels` give each figure its page label in English; they are marked with
-  `gettext_noop` below, so `makemessages` finds them, and the pages translate them.
+  `count` of a counter, or the `median` / `mean` of a sample, each with its page
+  label in English, marked with `gettext_noop` below so that `makemessages` finds
+  it (the pages translate it).
 """
 
 from __future__ import annotations
@@ -50,16 +50,25 @@ class SeatFigures:
 
 @dataclass(frozen=True)
 class Figure:
-    """One game-specific figure: `count` of a counter, `median` or `mean` of a sample."""
+    """One game-specific figure: `count` of a counter, `median` or `mean` of a sample; `label` in English."""
 
     key: str
     kind: str
     source: str
+    label: str
 
 
-def counts(*keys: str) -> tuple[Figure, ...]:
-    """Figures that publish a counter under its own name."""
-    return tuple(Figure(k, "count", k) for k in keys)
+def count(key: str, label: str) -> Figure:
+    """A figure that publishes a counter under its own name."""
+    return Figure(key, "count", key, label)
+
+
+def median(key: str, source: str, label: str) -> Figure:
+    return Figure(key, "median", source, label)
+
+
+def mean(key: str, source: str, label: str) -> Figure:
+    return Figure(key, "mean", source, label)
 
 
 Extractor = Callable[[Sequence[Event], list[SeatFigures], Mapping[str, Any]], None]
@@ -71,11 +80,10 @@ def _nothing(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapp
 
 @dataclass(frozen=True)
 class GameStats:
-    """A game's statistics: its extractor, its published figures and their labels."""
+    """A game's statistics: its extractor and its published figures."""
 
     extract: Extractor = _nothing
     figures: tuple[Figure, ...] = ()
-    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 NO_STATS = GameStats()  # a game without `stats.py` (the test-only game): only the platform's figures

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,37 +214,39 @@ def _in_rating_order(qs: Any) -> Iterator[list[RatedMatch]]:
         yield sorted(_rated_matches(Match.objects.filter(pk__in=chunk)), key=lambda m: m.key)
 
 
-def games_to_recompute(model_games: Iterable[str], game: str | None) -> list[str]:
-    return [game] if game else sorted(set(model_games))
+def recompute_per_game(*, game: str | None, found: Iterable[str], one: Callable[[str], int]) -> dict[str, int]:
+    """`one(game)` for `game`, or for every game `found`, each in its own transaction: count per game."""
+    done: dict[str, int] = {}
+    for g in [game] if game else sorted(set(found)):
+        with transaction.atomic():
+            done[g] = one(g)
+    return done
 
 
 def ratings_recompute(*, game: str | None = None) -> dict[str, int]:
     """Every rating again from the match records, in order: returns rated matches per game."""
-    games = games_to_recompute(
-        [*Match.objects.filter(_rateable()).values_list("game", flat=True).distinct(), *Rating.objects.values_list("game", flat=True).distinct()],
-        game,
-    )
-    done: dict[str, int] = {}
-    for g in games:
-        with transaction.atomic():
-            ledger = _ledger_lock(g)
-            RatingChange.objects.filter(game=g).delete()
-            Rating.objects.filter(game=g).delete()
-            book: dict[int, Entry] = {}
-            teams = _teams(g)
-            count = 0
-            last = None
-            for batch in _in_rating_order(Match.objects.filter(_rateable(), game=g)):
-                changes = []
-                for m in batch:
-                    rows = _rate_into(book, m, teams)
-                    if rows:
-                        count += 1
-                        last = m.key
-                    changes.extend(rows)
-                RatingChange.objects.bulk_create(changes, batch_size=BATCH)
-            _book_save(g, book, book.keys())
-            ledger.last_ended_at, ledger.last_match_id = last if last else (None, None)
-            ledger.save(update_fields=["last_ended_at", "last_match_id"])
-        done[g] = count
-    return done
+    found = [*Match.objects.filter(_rateable()).values_list("game", flat=True).distinct(), *Rating.objects.values_list("game", flat=True).distinct()]
+    return recompute_per_game(game=game, found=found, one=_ratings_recompute_game)
+
+
+def _ratings_recompute_game(g: str) -> int:
+    ledger = _ledger_lock(g)
+    RatingChange.objects.filter(game=g).delete()
+    Rating.objects.filter(game=g).delete()
+    book: dict[int, Entry] = {}
+    teams = _teams(g)
+    count = 0
+    last = None
+    for batch in _in_rating_order(Match.objects.filter(_rateable(), game=g)):
+        changes = []
+        for m in batch:
+            rows = _rate_into(book, m, teams)
+            if rows:
+                count += 1
+                last = m.key
+            changes.extend(rows)
+        RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+    _book_save(g, book, book.keys())
+    ledger.last_ended_at, ledger.last_match_id = last if last else (None, None)
+    ledger.save(update_fields=["last_ended_at", "last_match_id"])
+    return count

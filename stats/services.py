@@ -17,7 +17,7 @@ from django.db.models import F
 from games.models import Match, MatchEvent
 from stats.figures import MatchFigures, match_figures, tally_add_match, tally_add_seat, tally_empty
 from stats.models import GameStats, MatchStats, PlayerGameStats
-from stats.rating_services import BATCH, games_to_recompute, match_rating_apply, players_by_seat
+from stats.rating_services import BATCH, match_rating_apply, players_by_seat, recompute_per_game
 
 
 def match_finished_process(*, match_id: int) -> None:
@@ -69,37 +69,34 @@ def match_stats_record(*, match_id: int) -> bool:
 
 def stats_recompute(*, game: str | None = None) -> dict[str, int]:
     """Every statistic again from the event logs: returns matches counted per game."""
-    games = games_to_recompute(
-        [*Match.objects.filter(status=Match.Status.FINISHED).values_list("game", flat=True).distinct(), *GameStats.objects.values_list("game", flat=True)],
-        game,
+    found = [*Match.objects.filter(status=Match.Status.FINISHED).values_list("game", flat=True).distinct(), *GameStats.objects.values_list("game", flat=True)]
+    return recompute_per_game(game=game, found=found, one=_stats_recompute_game)
+
+
+def _stats_recompute_game(g: str) -> int:
+    game_row = _game_stats_lock(g)
+    MatchStats.objects.filter(game=g).delete()
+    PlayerGameStats.objects.filter(game=g).delete()
+    game_tally = tally_empty()
+    player_tallies: dict[int, dict[str, Any]] = {}
+    ids = list(Match.objects.filter(game=g, status=Match.Status.FINISHED).order_by("id").values_list("id", flat=True))
+    for i in range(0, len(ids), BATCH // 5):
+        chunk = ids[i : i + BATCH // 5]
+        events = _events_of(chunk)
+        players = players_by_seat(chunk)
+        rows = []
+        for match in Match.objects.filter(pk__in=chunk).order_by("id"):
+            figures = _figures(match, events[match.pk])
+            rows.append(MatchStats(match=match, game=g, figures=figures.as_json()))
+            tally_add_match(game_tally, figures)
+            for f in figures.per_seat:
+                user_id = players[match.pk].get(f.seat)
+                if user_id is not None:
+                    tally_add_seat(player_tallies.setdefault(user_id, tally_empty()), figures, f)
+        MatchStats.objects.bulk_create(rows)
+    PlayerGameStats.objects.bulk_create(
+        [PlayerGameStats(user_id=u, game=g, tally=t) for u, t in player_tallies.items()], batch_size=BATCH
     )
-    done: dict[str, int] = {}
-    for g in games:
-        with transaction.atomic():
-            game_row = _game_stats_lock(g)
-            MatchStats.objects.filter(game=g).delete()
-            PlayerGameStats.objects.filter(game=g).delete()
-            game_tally = tally_empty()
-            player_tallies: dict[int, dict[str, Any]] = {}
-            ids = list(Match.objects.filter(game=g, status=Match.Status.FINISHED).order_by("id").values_list("id", flat=True))
-            for i in range(0, len(ids), BATCH // 5):
-                chunk = ids[i : i + BATCH // 5]
-                events = _events_of(chunk)
-                players = players_by_seat(chunk)
-                rows = []
-                for match in Match.objects.filter(pk__in=chunk).order_by("id"):
-                    figures = _figures(match, events[match.pk])
-                    rows.append(MatchStats(match=match, game=g, figures=figures.as_json()))
-                    tally_add_match(game_tally, figures)
-                    for f in figures.per_seat:
-                        user_id = players[match.pk].get(f.seat)
-                        if user_id is not None:
-                            tally_add_seat(player_tallies.setdefault(user_id, tally_empty()), figures, f)
-                MatchStats.objects.bulk_create(rows)
-            PlayerGameStats.objects.bulk_create(
-                [PlayerGameStats(user_id=u, game=g, tally=t) for u, t in player_tallies.items()], batch_size=BATCH
-            )
-            game_row.tally = game_tally
-            game_row.save(update_fields=["tally"])
-        done[g] = len(ids)
-    return done
+    game_row.tally = game_tally
+    game_row.save(update_fields=["tally"])
+    return len(ids)

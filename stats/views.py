@@ -53,10 +53,8 @@ def figure_rows(game: str, fig: dict[str, Any], general: bool = True) -> list[di
         for key, label in GENERAL_LABELS.items():
             if key in fig:
                 rows.append({"key": key, "label": label, "value": _format(key, "", fig[key])})
-    spec = get_stats(game)
-    for f in spec.figures:
-        label = gettext(spec.labels.get(f.key, f.key))
-        rows.append({"key": f.key, "label": label, "value": _format(f.key, f.kind, fig.get(f.key))})
+    for f in get_stats(game).figures:
+        rows.append({"key": f.key, "label": gettext(f.label), "value": _format(f.key, f.kind, fig.get(f.key))})
     return rows
 
 

@@ -167,15 +167,27 @@ def _schedule_start(t: Tournament) -> None:
     transaction.on_commit(lambda: schedule("tournaments.start_due", (tid,), delay))
 
 
+def _status_change(
+    tournament_id: int, by: User, doing: str, expected: str, to: str, *, refusal: tuple[str, str]
+) -> Tournament:
+    """An organiser's move from one status to the next, inside the caller's transaction: the row locked,
+    the organiser checked, a 409 (`refusal`: message with `{status}`, code) from any other status."""
+    t = _lock(tournament_id)
+    _organiser_only(t, by, doing)
+    if t.status != expected:
+        raise errors.conflict(refusal[0].format(status=t.status), refusal[1])
+    t.status = to
+    t.save(update_fields=["status"])
+    return t
+
+
 def tournament_open(*, tournament_id: int, by: User) -> Tournament:
     """Open registration of a tournament created as a draft."""
     with transaction.atomic():
-        t = _lock(tournament_id)
-        _organiser_only(t, by, "opens registration")
-        if t.status != Tournament.Status.DRAFT:
-            raise errors.conflict("registration is already open", "already_open")
-        t.status = Tournament.Status.REGISTERING
-        t.save(update_fields=["status"])
+        t = _status_change(
+            tournament_id, by, "opens registration", Tournament.Status.DRAFT, Tournament.Status.REGISTERING,
+            refusal=("registration is already open", "already_open"),
+        )
         _schedule_start(t)
         _changed(t.pk)
     return t
@@ -380,24 +392,20 @@ def _watch(tournament_id: int) -> None:
 def tournament_pause(*, tournament_id: int, by: User) -> Tournament:
     """No new round or arena table starts while paused; tables already playing finish."""
     with transaction.atomic():
-        t = _lock(tournament_id)
-        _organiser_only(t, by, "pauses the tournament")
-        if t.status != Tournament.Status.RUNNING:
-            raise errors.conflict(f"only a running tournament pauses (it is {t.status})", "not_running")
-        t.status = Tournament.Status.PAUSED
-        t.save(update_fields=["status"])
+        t = _status_change(
+            tournament_id, by, "pauses the tournament", Tournament.Status.RUNNING, Tournament.Status.PAUSED,
+            refusal=("only a running tournament pauses (it is {status})", "not_running"),
+        )
         _changed(t.pk)
     return t
 
 
 def tournament_resume(*, tournament_id: int, by: User) -> Tournament:
     with transaction.atomic():
-        t = _lock(tournament_id)
-        _organiser_only(t, by, "resumes the tournament")
-        if t.status != Tournament.Status.PAUSED:
-            raise errors.conflict(f"only a paused tournament resumes (it is {t.status})", "not_paused")
-        t.status = Tournament.Status.RUNNING
-        t.save(update_fields=["status"])
+        t = _status_change(
+            tournament_id, by, "resumes the tournament", Tournament.Status.PAUSED, Tournament.Status.RUNNING,
+            refusal=("only a paused tournament resumes (it is {status})", "not_paused"),
+        )
         _progress(t)
         _watch(t.pk)
         _changed(t.pk)

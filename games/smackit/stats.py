@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, Figure, GameStats, SeatFigures, counts, gettext_noop
+from games.figures import Event, GameStats, SeatFigures, count, median
+from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
 
 
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
@@ -37,15 +38,10 @@ def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mappi
 STATS = GameStats(
     extract=extract,
     figures=(
-        *counts("smacks_won"),
-        Figure("smack_reaction_median_ms", "median", "smack_reaction_ms"),
-        *counts("false_smacks", "late_smacks", "challenge_rounds_won"),
+        count("smacks_won", _("Smacks won")),
+        median("smack_reaction_median_ms", "smack_reaction_ms", _("Median smack reaction time")),
+        count("false_smacks", _("False smacks")),
+        count("late_smacks", _("Late smacks (taken back)")),
+        count("challenge_rounds_won", _("Challenge rounds won")),
     ),
-    labels={
-        "smacks_won": gettext_noop("Smacks won"),
-        "smack_reaction_median_ms": gettext_noop("Median smack reaction time"),
-        "false_smacks": gettext_noop("False smacks"),
-        "late_smacks": gettext_noop("Late smacks (taken back)"),
-        "challenge_rounds_won": gettext_noop("Challenge rounds won"),
-    },
 )

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, Figure, GameStats, SeatFigures, counts, gettext_noop
+from games.figures import Event, GameStats, SeatFigures, count, median
+from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
 
 
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
@@ -68,21 +69,15 @@ def _challenge(d: Mapping[str, Any], per_seat: list[SeatFigures], box: list[dict
 STATS = GameStats(
     extract=extract,
     figures=(
-        Figure("reaction_median_ms", "median", "reaction_ms"),
-        *counts("challenges_won_slow", "challenges_won_wrong_turn", "challenges_lost"),
-        *counts("challenged_caught_slow", "challenged_caught_wrong_turn", "challenged_survived"),
-        *counts("out_of_turn_throws", "out_of_turn_caught", "colour_errors"),
+        median("reaction_median_ms", "reaction_ms", _("Median reaction time")),
+        count("challenges_won_slow", _("Challenges won: too slow")),
+        count("challenges_won_wrong_turn", _("Challenges won: wrong turn")),
+        count("challenges_lost", _("Challenges lost")),
+        count("challenged_caught_slow", _("Caught too slow")),
+        count("challenged_caught_wrong_turn", _("Caught on a wrong turn")),
+        count("challenged_survived", _("Challenges against you that failed")),
+        count("out_of_turn_throws", _("Out-of-turn throws")),
+        count("out_of_turn_caught", _("Out-of-turn throws caught")),
+        count("colour_errors", _("Colour card errors")),
     ),
-    labels={
-        "reaction_median_ms": gettext_noop("Median reaction time"),
-        "challenges_won_slow": gettext_noop("Challenges won: too slow"),
-        "challenges_won_wrong_turn": gettext_noop("Challenges won: wrong turn"),
-        "challenges_lost": gettext_noop("Challenges lost"),
-        "challenged_caught_slow": gettext_noop("Caught too slow"),
-        "challenged_caught_wrong_turn": gettext_noop("Caught on a wrong turn"),
-        "challenged_survived": gettext_noop("Challenges against you that failed"),
-        "out_of_turn_throws": gettext_noop("Out-of-turn throws"),
-        "out_of_turn_caught": gettext_noop("Out-of-turn throws caught"),
-        "colour_errors": gettext_noop("Colour card errors"),
-    },
 )

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, counts, gettext_noop
+from games.figures import Event, GameStats, SeatFigures, count
+from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
 
 
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
@@ -39,22 +40,13 @@ def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mappi
 
 STATS = GameStats(
     extract=extract,
-    figures=counts(
-        "combinations_scored",
-        "announcements_correct",
-        "false_announcements",
-        "counters_confirmed",
-        "counters_failed",
-        "countered_against",
-        "signs_sent",
+    figures=(
+        count("combinations_scored", _("Combinations scored")),
+        count("announcements_correct", _("Correct announcements")),
+        count("false_announcements", _("False announcements")),
+        count("counters_confirmed", _("Counters confirmed")),
+        count("counters_failed", _("Counters failed")),
+        count("countered_against", _("Counters against your team confirmed")),
+        count("signs_sent", _("Signs sent")),
     ),
-    labels={
-        "combinations_scored": gettext_noop("Combinations scored"),
-        "announcements_correct": gettext_noop("Correct announcements"),
-        "false_announcements": gettext_noop("False announcements"),
-        "counters_confirmed": gettext_noop("Counters confirmed"),
-        "counters_failed": gettext_noop("Counters failed"),
-        "countered_against": gettext_noop("Counters against your team confirmed"),
-        "signs_sent": gettext_noop("Signs sent"),
-    },
 )

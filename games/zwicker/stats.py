@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, Figure, GameStats, SeatFigures, counts, gettext_noop
+from games.figures import Event, GameStats, SeatFigures, count, mean
+from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
 
 SEAT_COUNTS = {"snapped": "snaps_right", "snap_wrong": "snaps_wrong", "snap_taken_back": "snaps_taken_back"}
 
@@ -39,16 +40,12 @@ def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mappi
 STATS = GameStats(
     extract=extract,
     figures=(
-        Figure("average_final_total", "mean", "final_total"),
-        *counts("calls_won", "calls_lost", "snaps_right", "snaps_wrong", "snaps_taken_back", "powers_used"),
+        mean("average_final_total", "final_total", _("Average final total")),
+        count("calls_won", _("Zwicker calls won")),
+        count("calls_lost", _("Zwicker calls lost")),
+        count("snaps_right", _("Snaps right")),
+        count("snaps_wrong", _("Snaps wrong")),
+        count("snaps_taken_back", _("Snaps taken back")),
+        count("powers_used", _("Powers used")),
     ),
-    labels={
-        "average_final_total": gettext_noop("Average final total"),
-        "calls_won": gettext_noop("Zwicker calls won"),
-        "calls_lost": gettext_noop("Zwicker calls lost"),
-        "snaps_right": gettext_noop("Snaps right"),
-        "snaps_wrong": gettext_noop("Snaps wrong"),
-        "snaps_taken_back": gettext_noop("Snaps taken back"),
-        "powers_used": gettext_noop("Powers used"),
-    },
 )

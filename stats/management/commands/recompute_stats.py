@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
-from django.core.management.base import BaseCommand, CommandParser
-
+from stats.management.recompute import RecomputeCommand
 from stats.services import stats_recompute
 
 
-class Command(BaseCommand):
+class Command(RecomputeCommand):
     help = "Recompute every player's and game's statistics from the finished matches' event logs."
+    counted = "finished matches counted"
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", help="only this game (slug)")
-
-    def handle(self, *args: Any, **opts: Any) -> None:
-        start = time.perf_counter()
-        done = stats_recompute(game=opts["game"])
-        for game, count in done.items():
-            self.stdout.write(f"{game}: {count} finished matches counted")
-        self.stdout.write(f"done in {time.perf_counter() - start:.1f} s")
+    def recompute(self, game: str | None) -> dict[str, int]:
+        return stats_recompute(game=game)
