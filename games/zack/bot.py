@@ -20,6 +20,8 @@ player on a slower line may still be judged earlier) the bot does only what
 would race: the challenged player answers with its card, others may join the
 challenge; nobody claims twice, and nobody throws a card that would only be
 returned (`judging`). Bots have no round trip: they are judged on arrival.
+Whatever it plans, it submits only what its view lists as `legal` (a throw
+needs cards; a colour card already in the box cannot be thrown again).
 
 Random choices are drawn from a generator seeded by the stimulus (seat, seq),
 so re-planning after every event keeps the same reaction to the same stimulus
@@ -175,10 +177,7 @@ class ZackBot:
                 break
         if believed == me:
             at = max(tab.turn_t + react, settle + jitter)
-            if seats[me]["pile"] > 0:
-                plans.append(BotMove(at, {"kind": "throw"}))
-            elif not seats[me]["colour_card_in_box"]:
-                plans.append(BotMove(at, {"kind": "colour"}))
+            plans.append(BotMove(at, {"kind": "throw" if seats[me]["pile"] > 0 else "colour"}))
         elif believed is not None:
             a, b = PATIENCE[level]
             at = max(tab.turn_t + int(react * a) + b, settle + jitter, pause + jitter)
@@ -193,6 +192,8 @@ class ZackBot:
         race = view.get("race")
         if race:
             plans = self._racing(view, race, me, plans)
+        legal = view.get("legal") or []
+        plans = [m for m in plans if m.action in legal]
         if not plans:
             return None
         return min(plans, key=lambda m: m.at_ms)

@@ -129,7 +129,7 @@ def test_bot_survives_a_spectator_like_or_truncated_history() -> None:
         state = fold_all(RULES, log)
         spectator = redacted_history(RULES, log, None)
         for history in (spectator, spectator[-3:], [], [{"seq": e["seq"], "t_ms": e["t_ms"]} for e in log]):
-            ctx = BotContext(seat=2, level="hard", view=RULES.view(state, None), history=history, now_ms=99)
+            ctx = BotContext(seat=2, level="hard", view=RULES.view(state, 2), history=history, now_ms=99)
             move = BOT.choose(ctx, random.Random(0))
             assert move is None or move.action["kind"] in ("throw", "challenge", "colour", "choose")
 
