@@ -1,25 +1,27 @@
-"""Benchmark of the pure rules: `python -m games.bench [slug ...] [--seconds S]`.
+"""Benchmark of the pure rules: `python -m tools.bench [slug ...] [--seconds S]`.
 
 Prints random-play throughput (decided actions per second on one core, no
-invariant checks) and, with bots, the median match length in actions and
-match seconds. Figures, not assertions: see the README's Performance section.
+invariant checks, the table's default options, actions drawn from
+`legal_actions` with the driver's few malformed ones) and, with bots, the
+median match length in actions and match seconds. Figures, not assertions:
+see the README's Performance section. Nothing from tests/ and no Django.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import statistics
 import time
 
+from games.engine import Rules
 from games.registry import INSTALLED, get_bot, get_rules
-from games.testing import Harness, play_bots, play_random
+from tools.sim import play_bots, play_random
 
 
-def throughput(harness: Harness, seats: int, seconds: float) -> float:
+def throughput(rules: Rules, seats: int, seconds: float) -> float:
     actions, seed, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        actions += play_random(harness, seats, seed, max_actions=2000, check=False).actions
+        actions += play_random(rules, seats, seed, max_actions=2000).actions
         seed += 1
     return actions / (time.perf_counter() - start)
 
@@ -42,9 +44,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=50)
     args = parser.parse_args()
     for slug in args.slugs:
-        harness: Harness = importlib.import_module(f"games.{slug}.harness").HARNESS
-        seats = 4 if harness.rules.min_seats <= 4 <= harness.rules.max_seats else harness.rules.min_seats
-        rate = throughput(harness, seats, args.seconds)
+        rules = get_rules(slug)
+        seats = 4 if rules.min_seats <= 4 <= rules.max_seats else rules.min_seats
+        rate = throughput(rules, seats, args.seconds)
         actions, seconds, finished = bot_lengths(slug, seats, args.matches)
         print(
             f"{slug:8} random play: {rate:,.0f} actions/s (one core, {seats} seats) | "

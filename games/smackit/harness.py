@@ -14,7 +14,7 @@ from typing import Any
 from games.engine import Action, Event, State
 from games.smackit.bot import BOT
 from games.smackit.rules import DECK, RULES
-from games.testing import Harness
+from tests.support.simulate import Harness
 
 _GARBAGE: list[Any] = [
     None,

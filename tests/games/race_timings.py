@@ -1,13 +1,12 @@
-"""Random `Timing`s for the pure random-play harness (PROTOCOL.md "Fair races").
+"""Random `Timing`s around a game's rules (PROTOCOL.md "Fair races").
 
 The platform hands a game's `decide` a Timing for every action whose kind is
-in `rules.races`; the harness in games/testing.py plays without one (judged on
-arrival). `RandomTimings` wraps a game's rules so that random play and bot
-matches meet what real tables produce: every seat sits on a line of its own
-(a bot or a near player with no compensation, others up to the cap), its
-round trip wobbles from claim to claim, and the judged time is the arrival
-minus the sender's compensation — never later than the arrival, never more
-than the cap before it.
+in `rules.races`. `RandomTimings` wraps a game's rules so that random play and
+bot matches meet what real tables produce, with the generator of
+`tools/sim.py` (`RandomLines`: every seat on a line of its own, its round trip
+wobbling from claim to claim). `play_random(..., timings=True)` does the same
+without a wrapper; the wrapper serves drivers that call `decide` themselves
+(bot matches) and tests that count the timings given.
 """
 
 from __future__ import annotations
@@ -17,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine import Action, Event, Rules, State, Timing
+from tools.sim import LINES_MS, RandomLines
 
-LINES_MS = (0, 0, 5, 40, 80, 150, 200, 320)  # round trips a table may see (bots are 0; 320 is beyond the cap)
+__all__ = ["LINES_MS", "RandomTimings"]
 
 
 class RandomTimings:
@@ -28,12 +28,13 @@ class RandomTimings:
     so a Harness built with it checks the same invariants as before.
     """
 
-    def __init__(self, rules: Rules, seed: int, seats_of: Callable[[State], int], cap_ms: int = 200) -> None:
+    def __init__(
+        self, rules: Rules, seed: int, seats_of: Callable[[State], int] = lambda st: st["seats"], cap_ms: int = 200
+    ) -> None:
         self._rules = rules
-        self._rng = random.Random(seed)
+        self._lines = RandomLines(seed, cap_ms)
         self._seats_of = seats_of
         self.cap_ms = cap_ms
-        self._lines: list[int] | None = None
         self.timings = 0  # how many race actions got a Timing (tests check random play exercised them)
 
     def __getattr__(self, name: str) -> Any:
@@ -41,14 +42,7 @@ class RandomTimings:
 
     def timing(self, state: State, seat: int, now_ms: int) -> Timing:
         """What the platform would compute: comp per seat = min(measured rtt, cap), judged = arrival - own comp."""
-        n = self._seats_of(state)
-        if self._lines is None or len(self._lines) != n:
-            self._lines = [self._rng.choice(LINES_MS) for _ in range(n)]
-        comp = []
-        for rtt in self._lines:
-            wobble = rtt + self._rng.randint(-10, 10) if rtt else 0
-            comp.append(max(0, min(wobble, self.cap_ms)))
-        return Timing(arrival_ms=now_ms, judged_ms=now_ms - comp[seat], comp_ms=tuple(comp))
+        return self._lines.timing(self._seats_of(state), seat, now_ms)
 
     def decide(
         self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random, *, timing: Timing | None = None

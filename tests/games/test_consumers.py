@@ -13,8 +13,8 @@ from accounts.services import token_for
 from config.asgi import application
 from games import broadcast, services
 from games.models import Match
-from games.testing import visible_ids
 from tests.games.factories import started_table, user
+from tests.support.simulate import visible_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.core]
 

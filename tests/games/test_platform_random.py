@@ -9,7 +9,6 @@ against the game's own `may_see`, folding the log alongside).
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 from typing import Any
@@ -24,20 +23,13 @@ from games import errors, services
 from games.engine import fold_all
 from games.models import Match, MatchEvent
 from games.registry import INSTALLED
-from games.testing import Harness, visible_ids
 from tests.games.factories import started_table
-from tests.support import tinygame
+from tests.support.simulate import Harness, harness_of, random_action, visible_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.core]
 
 GAMES = int(os.environ.get("PLATFORM_RANDOM_GAMES", "2"))
 ACTIONS = int(os.environ.get("PLATFORM_RANDOM_ACTIONS", "80"))
-
-
-def harness_of(slug: str) -> Harness:
-    if slug == "tiny":
-        return tinygame.HARNESS
-    return importlib.import_module(f"games.{slug}.harness").HARNESS
 
 
 def seats_for(h: Harness, rng: random.Random) -> int:
@@ -73,7 +65,7 @@ async def test_random_play_through_sockets_keeps_log_state_and_secrets(slug: str
         if m.status != Match.Status.LIVE:
             return
         seat = rng.randrange(seats)
-        action = h.random_action(m.state, seat, m.last_t_ms, rng)
+        action = random_action(h.rules, m.state, seat, rng, legacy=h.random_action, now_ms=m.last_t_ms)
         if action is None:
             return
         try:

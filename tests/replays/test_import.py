@@ -19,10 +19,10 @@ from games.engine import fold_all
 from games.models import Match, MatchEvent, Snapshot
 from games.registry import INSTALLED, get_bot, get_rules
 from games.services import SNAPSHOT_EVERY
-from games.testing import play_bots
 from replays import selectors
 from replays.services import fold_with_snapshots, match_import, snapshots_on_match_finished, snapshots_write
 from tests.replays.replay_support import plain, stored_log, tiny_match
+from tests.support.simulate import play_bots
 from tests.support.tinygame import RULES as TINY
 
 pytestmark = pytest.mark.django_db

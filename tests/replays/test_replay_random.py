@@ -36,8 +36,9 @@ from games.models import Match, Snapshot
 from games.registry import INSTALLED
 from replays.services import snapshots_write
 from tests.games.factories import started_table
-from tests.games.test_platform_random import drain, harness_of, seats_for
+from tests.games.test_platform_random import drain, seats_for
 from tests.replays.replay_support import client, plain, stored_log
+from tests.support.simulate import harness_of, random_action
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -109,7 +110,7 @@ async def test_replay_of_random_play_matches_live_sockets_and_the_fold(
         if m.status != Match.Status.LIVE:
             return
         seat = rng.randrange(seats)
-        action = h.random_action(m.state, seat, m.last_t_ms, rng)
+        action = random_action(h.rules, m.state, seat, rng, legacy=h.random_action, now_ms=m.last_t_ms)
         if action is not None:
             try:
                 services.action_submit(match_id=match.pk, seat=seat, action=action, action_id=f"r{i}")

@@ -35,8 +35,8 @@ from config import relay_endpoint
 from config.relay_layer import RelayChannelLayer
 from config.relay_protocol import MESSAGES, RELAY_SALT, SIGNATURE_HEADER, Replays, open_sealed
 from games import broadcast, selectors, services
-from games.testing import visible_ids
 from tests.games.factories import started_table, user
+from tests.support.simulate import visible_ids
 
 pytestmark = [pytest.mark.core]
 

@@ -36,10 +36,11 @@ from config.asgi import application
 from games import errors, services
 from games.engine import Event, RuleError
 from games.models import Match
-from games.testing import redacted_history
-from games.zigzag.harness import HARNESS
 from games.zigzag.rules import RULES, SIGNS, partner_of, team_seats
 from tests.games.factories import user
+from tests.support.simulate import harness_of, random_action, redacted_history
+
+HARNESS = harness_of("zigzag")
 
 GAMES = int(os.environ.get("RANDOM_GAMES", "16"))
 SOCKET_ACTIONS = int(os.environ.get("SIGNS_SOCKET_ACTIONS", "120"))
@@ -120,7 +121,7 @@ def twin_matches(
             now, seat, action = max(now, due), None, {"kind": "timer", "id": tid}
         else:
             seat = rng.randrange(seats)
-            action = HARNESS.random_action(b.state, seat, now, rng)
+            action = random_action(HARNESS.rules, b.state, seat, rng, legacy=HARNESS.random_action, now_ms=now)
             if action is None:
                 continue
             if isinstance(action, dict):  # the harness signs at random: here only team T signs, in A only

@@ -17,7 +17,6 @@ local run.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import random
@@ -33,8 +32,8 @@ from games import errors, services
 from games.engine import fold_all
 from games.models import Match, MatchEvent, PendingTimer, Table
 from games.registry import INSTALLED
-from games.testing import Harness, visible_ids
 from tests.games.factories import started_table
+from tests.support.simulate import Harness, harness_of, random_action, visible_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -100,7 +99,7 @@ def check(h: Harness, slug: str, w: Watcher, logs: dict[int, list[dict[str, Any]
 
 @pytest.mark.parametrize("slug", INSTALLED)
 async def test_no_socket_is_ever_sent_a_card_it_may_not_see(slug: str) -> None:
-    h: Harness = importlib.import_module(f"games.{slug}.harness").HARNESS
+    h: Harness = harness_of(slug)
     for m in range(MATCHES):
         rng = random.Random(f"secrecy-{slug}-{m}")
         seats = rng.choice([n for n in range(h.rules.min_seats, h.rules.max_seats + 1) if not (h.rules.teams and n % 2)])
@@ -126,7 +125,7 @@ async def one_table(h: Harness, slug: str, seats: int, options: dict[str, Any], 
             seat, action, action_id = None, {"kind": "timer", "id": timer.timer_id}, f"timer:{timer.timer_id}"[:64]
         else:
             seat = rng.randrange(seats)
-            action = h.random_action(m.state, seat, m.last_t_ms, rng)
+            action = random_action(h.rules, m.state, seat, rng, legacy=h.random_action, now_ms=m.last_t_ms)
             action_id = f"r{i}"
             if action is None:
                 return True

@@ -1,6 +1,6 @@
 """Secrecy soak at scale: thousands of random matches of every game, every seat and a spectator checked after every event.
 
-`games.testing.play_random` checks, after each event of a random match, the
+`tests.support.simulate.play_random` checks, after each event of a random match, the
 event as `redact` gives it to every seat and to a spectator and the `view`
 of each, against the game's own `may_see` (plus every other invariant of the
 harness). Those are exactly the two things a socket is sent (tests/soak/
@@ -14,7 +14,6 @@ for the four games) sizes it: `SOAK_RANDOM_MATCHES=20000` is a long local run.
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 
@@ -22,7 +21,7 @@ import pytest
 
 from games.engine import RuleError, Rules
 from games.registry import INSTALLED
-from games.testing import play_random
+from tests.support.simulate import harness_of, play_random
 
 MATCHES = int(os.environ.get("SOAK_RANDOM_MATCHES", "1000"))
 CHUNKS = 10  # matches of one game split over several tests, so a failure names a narrow seed range
@@ -31,7 +30,7 @@ CHUNKS = 10  # matches of one game split over several tests, so a failure names 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("slug", INSTALLED)
 def test_random_matches_show_no_seat_a_card_it_may_not_see(slug: str, chunk: int) -> None:
-    harness = importlib.import_module(f"games.{slug}.harness").HARNESS
+    harness = harness_of(slug)
     rules = harness.rules
     seat_counts = [n for n in range(rules.min_seats, rules.max_seats + 1) if _playable(rules, n)]
     per_chunk = -(-MATCHES // CHUNKS)

@@ -21,7 +21,6 @@ size the run.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import os
 import random
@@ -40,9 +39,8 @@ from games.engine import BotContext, fold_all
 from games.models import Match, MatchEvent
 from games.registry import INSTALLED, get_bot
 from games.selectors import events_between, redact_for
-from games.testing import Harness
 from tests.games.factories import started_table
-from tests.support import tinygame
+from tests.support.simulate import harness_of, random_action
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -91,10 +89,6 @@ steps = st.lists(
     min_size=max(3, STEPS // 2),
     max_size=STEPS,
 )
-
-
-def harness_of(slug: str) -> Harness:
-    return tinygame.HARNESS if slug == "tiny" else importlib.import_module(f"games.{slug}.harness").HARNESS
 
 
 async def next_message(comm: WebsocketCommunicator, deadline: float) -> dict[str, Any] | None:
@@ -188,7 +182,7 @@ async def run_script(slug: str, script: list[tuple[int, str, Any, int]]) -> None
         if kind == "move":
             state, t_ms = await live()
             seat = sock.seat if sock.seat is not None else random.Random(seed).randrange(seats)
-            action = h.random_action(state, seat, t_ms, random.Random(seed))
+            action = random_action(h.rules, state, seat, random.Random(seed), legacy=h.random_action, now_ms=t_ms)
             if action is None:
                 kind = "ping"
             else:

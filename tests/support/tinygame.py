@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from games.engine import BotContext, BotMove, Event, Option, RuleError, event, resolve_options, timer_event
-from games.testing import Harness
+from tests.support.simulate import Harness
 
 
 def card(cid: int) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """`manage.py bench_replays` — seeking and timeline speed on a 10,000-event match.
 
 The match is a real Smack It! game between two `hard` bots, played by the
-pure rules (games.testing.play_bots) and stored through `match_import`, so it
+pure rules (tools.sim.play_bots) and stored through `match_import`, so it
 is folded, verified and snapshotted exactly like an imported match. No bot
 match of any installed game reaches 10,000 events by itself (the longest
 seen: about 3,000), so both bots play *generously*: a bot holding more cards
@@ -36,9 +36,9 @@ from django.test import Client, override_settings
 from games.engine import BotContext, BotMove
 from games.models import Match, Snapshot
 from games.registry import get_bot, get_rules
-from games.testing import play_bots
 from replays.selectors import export_document
 from replays.services import match_import, snapshots_write
+from tools.sim import play_bots
 
 STATE_TARGET_MS = 50
 TIMELINE_TARGET_MS = 30
