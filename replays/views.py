@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from rest_framework import serializers
 
+from config.query import QuerySerializer, query_params
 from games import errors
 from games.models import Match
 from games.registry import get_rules, public_slugs
@@ -18,15 +20,25 @@ def _game_names() -> dict[str, str]:
     return {slug: get_rules(slug).name for slug in public_slugs()}
 
 
+class HistoryFilters(QuerySerializer):
+    """The page's filters (its form sends every field: blank means all). `page` is read leniently by
+    Paginator.get_page (a bad one shows the first or the last page)."""
+
+    game = serializers.ChoiceField(choices=public_slugs(), required=False, allow_blank=True)
+    player = serializers.CharField(required=False, allow_blank=True, max_length=150)
+    status = serializers.ChoiceField(choices=Match.Status.values, required=False, allow_blank=True)
+    page = serializers.CharField(required=False, allow_blank=True, max_length=20)
+
+
 def history(request: HttpRequest) -> HttpResponse:
     """`/matches/?game=&player=&status=`: the per-game and per-player histories are this page filtered."""
     names = _game_names()
-    game = request.GET.get("game") or None
-    player = (request.GET.get("player") or "").strip() or None
-    status = request.GET.get("status") or None
-    if game not in (None, *names) or status not in (None, *Match.Status.values):
-        raise Http404("unknown filter")
-    page = Paginator(selectors.match_list(game=game, player=player, status=status), PAGE_SIZE).get_page(request.GET.get("page"))
+    try:
+        q = query_params(request, HistoryFilters)
+    except errors.PlatformError:
+        raise Http404("unknown filter") from None
+    game, player, status = q.get("game") or None, q.get("player") or None, q.get("status") or None
+    page = Paginator(selectors.match_list(game=game, player=player, status=status), PAGE_SIZE).get_page(q.get("page"))
     for m in page.object_list:
         m.game_name = names.get(m.game, m.game)
     return render(

@@ -73,9 +73,17 @@ def test_history_pages(history: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     assert set(rows(first)) | set(rows(second)) == {history[k].pk for k in ("zack", "finished", "aborted")}
 
 
-@pytest.mark.parametrize("query", ["game=chess", "status=over"])
+@pytest.mark.parametrize("query", ["game=chess", "status=over", f"player={'x' * 151}"])
 def test_history_unknown_filter_is_404(query: str) -> None:
     assert Client().get(f"/matches/?{query}").status_code == 404
+
+
+def test_history_blank_filters_mean_all(history: dict) -> None:
+    """The page's own form sends every field; blank ones filter nothing, a padded name is trimmed."""
+    everything = rows(Client().get("/matches/").content.decode())
+    assert rows(Client().get("/matches/?game=&player=&status=&page=").content.decode()) == everything
+    name = history["ann"].username
+    assert rows(Client().get(f"/matches/?player=%20{name}%20").content.decode()) == [history["finished"].pk]
 
 
 def test_replay_page_carries_the_match_and_the_renderer(history: dict) -> None:
