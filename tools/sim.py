@@ -79,11 +79,19 @@ def legal_or_none(rules: Rules, state: State, seat: int) -> list[Action] | None:
 
 def pick_legal(legal: list[Action], rng: random.Random, kind_weights: dict[str, float] | None = None) -> Action | None:
     """One kind at random (weighted if the game asks), then one action of that kind."""
-    if not legal:
+    picked = pick_weighted([(None, a) for a in legal], rng, kind_weights)
+    return None if picked is None else picked[1]
+
+
+def pick_weighted(
+    choices: list[tuple[Any, Action]], rng: random.Random, kind_weights: dict[str, float] | None = None
+) -> tuple[Any, Action] | None:
+    """One (seat, action): a kind at random (weighted if the game asks), then one choice of that kind."""
+    if not choices:
         return None
-    by_kind: dict[str, list[Action]] = {}
-    for a in legal:
-        by_kind.setdefault(a["kind"], []).append(a)
+    by_kind: dict[str, list[tuple[Any, Action]]] = {}
+    for c in choices:
+        by_kind.setdefault(c[1]["kind"], []).append(c)
     kinds = sorted(by_kind)
     weights = [(kind_weights or {}).get(k, 1.0) for k in kinds]
     return rng.choice(by_kind[rng.choices(kinds, weights)[0]])
@@ -229,13 +237,17 @@ def play_random(
     malformed: float = MALFORMED,
     timings: RandomLines | None = None,
     kind_weights: dict[str, float] | None = None,
+    by_table: bool = False,
     legacy: LegacyDraw | None = None,
 ) -> RandomPlayReport:
     """Play one random match; `checks` (if any) asserts every invariant after every step.
 
     A spoiled action (probability `malformed`) must raise RuleError; with
     `timings`, race actions get a random platform-like Timing (and now and
-    then a malformed one, also refused). `legacy` is a game's own
+    then a malformed one, also refused). `by_table` draws the kind among
+    every seat's legal actions (then a seat and action of that kind) instead
+    of a random seat's: for games where most seats can only make one kind of
+    move most of the time (anyone may smack, one seat flips). `legacy` is a game's own
     `random_action`, used only while its rules have no `legal_actions` yet.
     """
     rng = random.Random(seed)
@@ -268,6 +280,9 @@ def play_random(
             elif rng.random() < malformed:
                 spoilt = True
                 seat, action, now_ms, timing = _malformed_call(rules, state, seats, seat, legal, now, rng)
+            elif by_table:
+                table = [(s, a) for s in range(seats) for a in (legal if s == seat else rules.legal_actions(state, s))]
+                seat, action = pick_weighted(table, rng, kind_weights) or (seat, None)
             else:
                 action = pick_legal(legal, rng, kind_weights)
             if action is None and not spoilt:

@@ -99,13 +99,17 @@ import random
 from typing import Any
 
 from games.engine import (
+    TIMER,
     Action,
     Event,
+    GameRules,
     Option,
     RuleError,
     State,
     Timing,
+    Tx,
     event,
+    is_int,
     race_claim_record,
     race_open,
     race_ranking,
@@ -113,7 +117,6 @@ from games.engine import (
     race_with_claim,
     resolve_options,
     timer_event,
-    timing_at,
 )
 
 NUMBERS = 50
@@ -155,8 +158,18 @@ def _card(cid: int) -> dict[str, Any]:
     return dict(DECK[cid])
 
 
-class SmackItRules:
-    """The rules object the platform registers as `RULES`."""
+def _turn_changed(tx: Tx) -> bool:
+    """Whether this decision handed the turn on (an event carrying `next`): then the idle timer is re-armed."""
+    return any("next" in e["data"] for e in tx.events)
+
+
+class SmackItRules(GameRules):
+    """The pure Smack It! rules object on the shared game kit (`engine.GameRules`).
+
+    `decide` is the kit's: its checks, then `before_move` (the lazy race
+    settlement), then the move table `moves` at the end of the class. `fold`
+    is the kit's too, through `folds`.
+    """
 
     slug = "smackit"
     races: frozenset[str] = frozenset({"smack"})  # action kinds judged as races (PROTOCOL "Fair races") [D16]
@@ -184,7 +197,7 @@ class SmackItRules:
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Shuffle and deal every card one by one, starting left of the dealer."""
-        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise RuleError("bad_option", f"seats must be {self.min_seats} to {self.max_seats}")
         if options is not None and not isinstance(options, dict):
             raise RuleError("bad_option", "options must be a mapping")
@@ -212,119 +225,11 @@ class SmackItRules:
 
     # ------------------------------------------------------------------- fold
 
-    def fold(self, state: State, e: Event) -> State:
-        """Apply one fact; copies only what changes (no deepcopy: hot path)."""
-        kind = e["kind"]
-        d = e["data"]
-        if kind == "dealt":
-            return self._initial(d)
-        st = dict(state)
-        if kind == "flipped":
-            s = e["seat"]
-            cid = d["card"]["id"]
-            piles = list(st["piles"])
-            piles[s] = piles[s][1:]
-            st["piles"] = piles
-            st["centre"] = [*st["centre"], cid]
-            st["top_at"] = d["at_ms"]
-            st["turn"] = d["next"]
-            st["flips"] = st["flips"] + 1
-            ch = st["challenge"]
-            if ch is not None:
-                ch = dict(ch)
-                ch["flips"] = [*ch["flips"], [s, cid]]
-                card = DECK[cid]
-                if card["face"] == "number" and (ch["best"] is None or card["value"] > DECK[ch["best"][1]]["value"]):
-                    ch["best"] = [s, cid]
-                st["challenge"] = ch
-        elif kind == "timer":
-            tid = d["id"]
-            if tid == LIMIT_TIMER:
-                st["limit_due"] = d["due_ms"]
-            elif tid.startswith(RACE_TIMER):
-                st["race_due"] = d["due_ms"]
-            else:
-                st["flip_timer"] = tid
-                st["flip_due"] = d["due_ms"]
-                st["timer_n"] = st["timer_n"] + 1
-        elif kind == "race_claimed":
-            race = st.get("race")
-            if race is None:
-                race = race_open(d["race"], d["opened_ms"], d["eligible"])
-            st["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
-        elif kind == "race_settled":
-            st["race"] = None
-            st["race_due"] = None
-            st["race_n"] = st.get("race_n", 0) + 1
-        elif kind == "smacked":
-            result = d["result"]
-            if result == "win":
-                st["last_win"] = {
-                    "seat": e["seat"],
-                    "at_ms": d["at_ms"],
-                    "judged_ms": d.get("judged_ms", d["at_ms"]),  # logs from before fair races: judged on arrival
-                    "reaction_ms": d["reaction_ms"],
-                    "card": d["card"]["id"],
-                    "behind": [],
-                }
-            elif result == "ignored" and st["last_win"] is not None:
-                lw = dict(st["last_win"])
-                lw["behind"] = [*lw["behind"], [e["seat"], d["behind_ms"]]]
-                st["last_win"] = lw
-        elif kind == "pile_won":
-            ids = d["order"] if "order" in d else [c["id"] for c in d["cards"]]
-            if d["removed"]:
-                st["removed"] = [*st["removed"], *ids]
-            else:
-                piles = list(st["piles"])
-                piles[e["seat"]] = [*piles[e["seat"]], *ids]
-                st["piles"] = piles
-            st["centre"] = []
-            st["forfeits"] = 0
-            st["top_at"] = None
-            st["challenge"] = None
-            st["turn"] = d["next"]
-        elif kind == "forfeited":
-            s = e["seat"]
-            cid = d["card"]["id"]
-            piles = list(st["piles"])
-            piles[s] = piles[s][1:]
-            st["piles"] = piles
-            if not st["centre"]:
-                st["top_at"] = d["at_ms"]
-            st["centre"] = [cid, *st["centre"]]
-            st["forfeits"] = st["forfeits"] + 1
-        elif kind == "out":
-            s = e["seat"]
-            if st["out_at"][s] is None:
-                out_at = list(st["out_at"])
-                out_at[s] = d["group"]
-                st["out_at"] = out_at
-                st["out_groups"] = max(st["out_groups"], d["group"])
-            if d["for_good"]:
-                fg = list(st["for_good"])
-                fg[s] = True
-                st["for_good"] = fg
-        elif kind in ("challenge_started", "challenge_restarted"):
-            st["challenge"] = {"by": d["by"], "order": list(d["order"]), "flips": [], "best": None}
-            st["rounds"] = st["rounds"] + 1
-        elif kind == "challenge_ended":
-            st["challenge"] = None
-            st["turn"] = d["next"]
-        elif kind == "turn":
-            st["turn"] = d["next"]
-        elif kind == "finished":
-            st["finished"] = True
-            st["outcome"] = d["outcome"]
-            st["reason"] = d["reason"]
-            st["turn"] = None
-            st["flip_timer"] = None
-            st["flip_due"] = None
-        else:
-            raise ValueError(f"unknown event kind {kind!r}")
-        return st
+    # One function per event kind (the `folds` table at the end of the class): each copies only
+    # what changes (no deepcopy: the fold is the hot path) and never mutates its input.
 
-    def _initial(self, d: dict[str, Any]) -> State:
+    def _on_dealt(self, state: State, e: Event) -> State:
+        d = e["data"]
         n = d["seats"]
         return {
             "seats": n,
@@ -355,103 +260,197 @@ class SmackItRules:
             "reason": None,
         }
 
+    def _on_flipped(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        s = e["seat"]
+        cid = d["card"]["id"]
+        piles = list(st["piles"])
+        piles[s] = piles[s][1:]
+        st["piles"] = piles
+        st["centre"] = [*st["centre"], cid]
+        st["top_at"] = d["at_ms"]
+        st["turn"] = d["next"]
+        st["flips"] = st["flips"] + 1
+        ch = st["challenge"]
+        if ch is not None:
+            ch = dict(ch)
+            ch["flips"] = [*ch["flips"], [s, cid]]
+            card = DECK[cid]
+            if card["face"] == "number" and (ch["best"] is None or card["value"] > DECK[ch["best"][1]]["value"]):
+                ch["best"] = [s, cid]
+            st["challenge"] = ch
+        return st
+
+    def _on_timer(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        tid = d["id"]
+        if tid == LIMIT_TIMER:
+            st["limit_due"] = d["due_ms"]
+        elif tid.startswith(RACE_TIMER):
+            st["race_due"] = d["due_ms"]
+        else:
+            st["flip_timer"] = tid
+            st["flip_due"] = d["due_ms"]
+            st["timer_n"] = st["timer_n"] + 1
+        return st
+
+    def _on_race_claimed(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        race = st.get("race")
+        if race is None:
+            race = race_open(d["race"], d["opened_ms"], d["eligible"])
+        st["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
+        return st
+
+    def _on_race_settled(self, state: State, e: Event) -> State:
+        st = dict(state)
+        st["race"] = None
+        st["race_due"] = None
+        st["race_n"] = st.get("race_n", 0) + 1
+        return st
+
+    def _on_smacked(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        result = d["result"]
+        if result == "win":
+            st["last_win"] = {
+                "seat": e["seat"],
+                "at_ms": d["at_ms"],
+                "judged_ms": d.get("judged_ms", d["at_ms"]),  # logs from before fair races: judged on arrival
+                "reaction_ms": d["reaction_ms"],
+                "card": d["card"]["id"],
+                "behind": [],
+            }
+        elif result == "ignored" and st["last_win"] is not None:
+            lw = dict(st["last_win"])
+            lw["behind"] = [*lw["behind"], [e["seat"], d["behind_ms"]]]
+            st["last_win"] = lw
+        return st
+
+    def _on_pile_won(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        ids = d["order"] if "order" in d else [c["id"] for c in d["cards"]]
+        if d["removed"]:
+            st["removed"] = [*st["removed"], *ids]
+        else:
+            piles = list(st["piles"])
+            piles[e["seat"]] = [*piles[e["seat"]], *ids]
+            st["piles"] = piles
+        st["centre"] = []
+        st["forfeits"] = 0
+        st["top_at"] = None
+        st["challenge"] = None
+        st["turn"] = d["next"]
+        return st
+
+    def _on_forfeited(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        s = e["seat"]
+        cid = d["card"]["id"]
+        piles = list(st["piles"])
+        piles[s] = piles[s][1:]
+        st["piles"] = piles
+        if not st["centre"]:
+            st["top_at"] = d["at_ms"]
+        st["centre"] = [cid, *st["centre"]]
+        st["forfeits"] = st["forfeits"] + 1
+        return st
+
+    def _on_out(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        s = e["seat"]
+        if st["out_at"][s] is None:
+            out_at = list(st["out_at"])
+            out_at[s] = d["group"]
+            st["out_at"] = out_at
+            st["out_groups"] = max(st["out_groups"], d["group"])
+        if d["for_good"]:
+            fg = list(st["for_good"])
+            fg[s] = True
+            st["for_good"] = fg
+        return st
+
+    def _on_challenge(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        st["challenge"] = {"by": d["by"], "order": list(d["order"]), "flips": [], "best": None}
+        st["rounds"] = st["rounds"] + 1
+        return st
+
+    def _on_challenge_ended(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        st["challenge"] = None
+        st["turn"] = d["next"]
+        return st
+
+    def _on_turn(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        st["turn"] = d["next"]
+        return st
+
+    def _on_finished(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st = dict(state)
+        st["finished"] = True
+        st["outcome"] = d["outcome"]
+        st["reason"] = d["reason"]
+        st["turn"] = None
+        st["flip_timer"] = None
+        st["flip_due"] = None
+        return st
+
     # ----------------------------------------------------------------- decide
 
-    def decide(
-        self,
-        state: State,
-        seat: int | None,
-        action: Action,
-        now_ms: int,
-        rng: random.Random,
-        *,
-        timing: Timing | None = None,
-    ) -> list[Event]:
-        """Turn one action into facts; raises RuleError only for the impossible.
+    def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
+        """Settle a pending race whose window has closed [D16], lazily, so the state is right even when its timer is late.
 
-        A race that is due is settled first (lazily, so the state is right
-        even when its timer is late); if the action itself is then refused,
-        nothing is committed and the settlement waits for its timer or the
-        next action.
+        If the action itself is then refused, nothing is committed and the
+        settlement waits for its timer or the next action.
         """
-        if not isinstance(action, dict):
-            raise RuleError("bad_action", "an action is an object")
-        kind = action.get("kind")
-        if not isinstance(kind, str):
-            raise RuleError("bad_action", "an action needs a string kind")
-        if state is None or not isinstance(state, dict):
-            raise RuleError("bad_action", "no match")
-        if state["finished"]:
-            raise RuleError("match_over", "the match is over")
-        if kind not in ("flip", "smack", "timer"):
-            raise RuleError("unknown_action", f"unknown action {kind!r}")
-        if isinstance(now_ms, bool) or not isinstance(now_ms, int):
-            raise RuleError("bad_action", "bad time")
-        n = state["seats"]
-        if seat is None:
-            if kind != "timer":
-                raise RuleError("bad_action", "only timers are submitted by the system")
-            tid = action.get("id")
-            if not isinstance(tid, str):
-                raise RuleError("bad_action", "a timer needs a string id")
-            tx = self._lazy_settle(state, now_ms, rng)
-            self._timer(tx, tid, now_ms, rng)
-            return tx.events
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise RuleError("bad_action", "no such seat")
-        if kind == "timer":
-            raise RuleError("bad_action", "only the system fires timers")
-        if kind == "smack":
-            if timing is None:
-                timing = timing_at(now_ms, n)
-            elif not isinstance(timing, Timing) or len(timing.comp_ms) != n or timing.judged_ms > timing.arrival_ms:
-                raise RuleError("bad_action", "bad timing")
-        tx = self._lazy_settle(state, now_ms, rng)
-        st = tx.st
-        if st["finished"]:
-            raise RuleError("match_over", "the match is over")
-        if kind == "flip":
-            if _smack_on_top(st) and st["turn"] in (seat, None):
-                raise RuleError("smack_pending", "a Smack it! card lies on top: smack it, nobody flips now")
-            if st["turn"] != seat:
-                raise RuleError("not_your_turn", "it is not your turn to flip")
-            self._flip(tx, seat, now_ms, rng, auto=False)
-            return tx.events
-        if st["for_good"][seat]:
-            raise RuleError("out_for_good", "you are out for good and can no longer smack")
-        assert timing is not None
-        self._smack(tx, seat, now_ms, rng, timing)
-        return tx.events
-
-    def _lazy_settle(self, state: State, now_ms: int, rng: random.Random) -> _Tx:
-        """A transaction that starts by settling a pending race whose window has closed [D16]."""
-        tx = _Tx(self, state)
-        race = state.get("race")
+        race = tx.state["race"]
         if race is not None and race_settle_at(race) <= now_ms:
             self._settle_race(tx, now_ms, rng)
-        return tx
 
-    def _timer(self, tx: _Tx, tid: str, now_ms: int, rng: random.Random) -> None:
-        state = tx.st
-        if state["finished"]:
-            return  # the lazy settlement ended the match: every timer is stale now
+    def _flip(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing | None) -> None:
+        """The turn holder's flip; refused while a smack card on top is raced for [D14]."""
+        st = tx.state
+        if _smack_on_top(st) and st["turn"] in (seat, None):
+            raise RuleError("smack_pending", "a Smack it! card lies on top: smack it, nobody flips now")
+        if st["turn"] != seat:
+            raise RuleError("not_your_turn", "it is not your turn to flip")
+        self._flip_card(tx, seat, now_ms, rng, auto=False)
+
+    def _timer(self, tx: Tx, seat: int | None, action: Action, now_ms: int, rng: random.Random, timing: Timing | None) -> None:
+        """The system's move: the length limit, an idle player's flip, a race's settlement (done by before_move)."""
+        state = tx.state
+        tid = action["id"]
         if tid == LIMIT_TIMER and state["limit_due"] is not None:
             if state.get("race") is not None:
                 self._settle_race(tx, now_ms, rng)  # the limit closes the window [D18]
-            if not tx.st["finished"]:
+            if not tx.state["finished"]:
                 self._finish(tx, "time_limit")
             return
         if state.get("race") is not None:
             return  # the race's own timer not yet due, or an idle timer while a race is judged [D18]
         if tid == state["flip_timer"] and state["turn"] is not None:
-            self._flip(tx, state["turn"], now_ms, rng, auto=True)
+            self._flip_card(tx, state["turn"], now_ms, rng, auto=True)
         elif tid == state["flip_timer"] and _round_waits(state):
             self._resolve_round(tx, rng)  # nobody smacked the round's last card [D15]
             self._settle(tx, now_ms)
         # anything else is stale (a settled race's timer included)
 
-    def _flip(self, tx: _Tx, s: int, now_ms: int, rng: random.Random, auto: bool) -> None:
-        state = tx.st
+    def _flip_card(self, tx: Tx, s: int, now_ms: int, rng: random.Random, auto: bool) -> None:
+        """`s` flips its top card (by hand or, `auto`, by the idle timer [D9]); a challenge starts or goes on."""
+        state = tx.state
         piles = state["piles"]
         n = state["seats"]
         cid = piles[s][0]
@@ -483,8 +482,11 @@ class SmackItRules:
             tx.emit(event("flipped", s, card=_card(cid), at_ms=now_ms, next=nxt, auto=auto))
         self._settle(tx, now_ms)
 
-    def _smack(self, tx: _Tx, s: int, now_ms: int, rng: random.Random, timing: Timing) -> None:
-        st = tx.st
+    def _smack(self, tx: Tx, s: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
+        """Anyone's smack: a claim in the race for a smack card on top [D16], else a late or false smack [D7]."""
+        st = tx.state
+        if st["for_good"][s]:
+            raise RuleError("out_for_good", "you are out for good and can no longer smack")
         race = st.get("race")
         if race is not None or _smack_on_top(st):
             if race is not None and any(c["seat"] == s for c in race["claims"]):
@@ -494,9 +496,9 @@ class SmackItRules:
         if not self._late_smack(tx, s, timing.arrival_ms, timing.judged_ms, now_ms, rng):
             self._settle(tx, now_ms)
 
-    def _claim(self, tx: _Tx, s: int, now_ms: int, rng: random.Random, timing: Timing) -> None:
+    def _claim(self, tx: Tx, s: int, now_ms: int, rng: random.Random, timing: Timing) -> None:
         """A smack on the smack card on top opens or joins its race; settled now if nobody can still beat it [D16]."""
-        st = tx.st
+        st = tx.state
         race = st.get("race")
         if race is None:
             opened = st["top_at"] if st["top_at"] is not None else now_ms
@@ -514,21 +516,21 @@ class SmackItRules:
                 eligible=list(race["eligible"]),
             )
         )
-        race = tx.st["race"]
+        race = tx.state["race"]
         due = race_settle_at(race)
         if due <= now_ms:
             self._settle_race(tx, now_ms, rng)
-        elif due != tx.st.get("race_due"):
+        elif due != tx.state.get("race_due"):
             tx.emit(timer_event(f"{RACE_TIMER}{race['id']}", due))
 
-    def _settle_race(self, tx: _Tx, now_ms: int, rng: random.Random) -> None:
+    def _settle_race(self, tx: Tx, now_ms: int, rng: random.Random) -> None:
         """The fastest judged claim wins the pile; the others are late smacks behind it [D16, D17]."""
-        race = tx.st["race"]
+        race = tx.state["race"]
         ranking = race_ranking(race)
         best = ranking[0]
         w = best["seat"]
         tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=w))
-        top = tx.st["centre"][-1]
+        top = tx.state["centre"][-1]
         tx.emit(
             event(
                 "smacked",
@@ -546,12 +548,12 @@ class SmackItRules:
             self._late_smack(tx, c["seat"], c["arrival_ms"], c["judged_ms"], now_ms, rng)
         self._settle(tx, now_ms)
 
-    def _late_smack(self, tx: _Tx, s: int, arrival_ms: int, judged_ms: int, now_ms: int, rng: random.Random) -> bool:
+    def _late_smack(self, tx: Tx, s: int, arrival_ms: int, judged_ms: int, now_ms: int, rng: random.Random) -> bool:
         """A smack while no smack card lies on top: ignored within the grace behind the last win, else false [D7, D17].
 
         True when it was ignored (nothing else changes, nothing to settle).
         """
-        state = tx.st
+        state = tx.state
         centre = state["centre"]
         top = centre[-1] if centre else None
         lw = state["last_win"]
@@ -577,7 +579,7 @@ class SmackItRules:
             tx.emit(event("out", s, for_good=True, group=group))
             return False
         tx.emit(event("forfeited", s, card=_card(state["piles"][s][0]), at_ms=now_ms))
-        st = tx.st
+        st = tx.state
         if not st["piles"][s] and st["turn"] == s:
             ch = st["challenge"]
             n = st["seats"]
@@ -595,9 +597,9 @@ class SmackItRules:
                     tx.emit(event("turn", None, next=nxt))
         return False
 
-    def _win_pile(self, tx: _Tx, w: int, by: str, rng: random.Random) -> None:
+    def _win_pile(self, tx: Tx, w: int, by: str, rng: random.Random) -> None:
         """The centre goes under `w`'s pile, or out of play when `w` is out [D6]."""
-        st = tx.st
+        st = tx.state
         n = st["seats"]
         removed = st["out_at"][w] is not None
         if removed:
@@ -613,21 +615,21 @@ class SmackItRules:
             data["shuffled"] = True
         tx.emit({"kind": "pile_won", "seat": w, "data": data})
 
-    def _resolve_round(self, tx: _Tx, rng: random.Random) -> None:
+    def _resolve_round(self, tx: Tx, rng: random.Random) -> None:
         """The round is complete: the highest number takes the centre [D2, D3]."""
-        ch = tx.st["challenge"]
+        ch = tx.state["challenge"]
         if ch["best"] is not None:
             self._win_pile(tx, ch["best"][0], "challenge", rng)
         else:
-            st = tx.st
+            st = tx.state
             n = st["seats"]
             by = ch["by"]
             nxt = next((x for x in ((by + k) % n for k in range(1, n + 1)) if st["piles"][x]), None)
             tx.emit(event("challenge_ended", None, by=by, next=nxt))
 
-    def _settle(self, tx: _Tx, now_ms: int) -> None:
+    def _settle(self, tx: Tx, now_ms: int) -> None:
         """Outs, the end, and a fresh idle timer whenever the turn was handed on."""
-        st = tx.st
+        st = tx.state
         if st["challenge"] is None:
             n = st["seats"]
             empties = [x for x in range(n) if not st["piles"][x] and st["out_at"][x] is None]
@@ -635,17 +637,17 @@ class SmackItRules:
                 group = st["out_groups"] + 1
                 for x in empties:
                     tx.emit(event("out", x, for_good=False, group=group))
-                st = tx.st
+                st = tx.state
             holders = sum(1 for x in range(n) if st["piles"][x])
             if holders <= 1:
                 self._finish(tx, "last_player")
                 return
         secs = st["options"]["auto_flip_seconds"]
-        if tx.turn_changed and secs > 0 and (st["turn"] is not None or _round_waits(st)):
+        if _turn_changed(tx) and secs > 0 and (st["turn"] is not None or _round_waits(st)):
             tx.emit(timer_event(f"flip:{st['timer_n']}", now_ms + secs * 1000))
 
-    def _finish(self, tx: _Tx, reason: str) -> None:
-        st = tx.st
+    def _finish(self, tx: Tx, reason: str) -> None:
+        st = tx.state
         outcome = self._placements(st)
         reveal = [[_card(c) for c in p] for p in st["piles"]]
         tx.emit(
@@ -680,6 +682,27 @@ class SmackItRules:
 
     # ---------------------------------------------------------- view, redact
 
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
+        """What `seat` may submit now, from what every view shows (the turn, the top card, the race, who is out).
+
+        A smack is listed for everyone not out for good — on a smack card it is
+        a claim, on anything else a false smack the rules punish (or a late one
+        they ignore) — except for a seat whose claim in the pending race is
+        being judged (`already_smacked`). A flip is listed for the turn holder
+        unless a smack card lies on top (`smack_pending`) [D14].
+        [D legal] The list is of the state as it stands: a race whose timer is
+        late is still pending here, and decide settles it before the action.
+        """
+        if state is None or state["finished"] or not is_int(seat) or not 0 <= seat < state["seats"]:
+            return []
+        out: list[Action] = []
+        if state["turn"] == seat and not _smack_on_top(state):
+            out.append({"kind": "flip"})
+        race = state["race"]
+        if not state["for_good"][seat] and not (race is not None and any(c["seat"] == seat for c in race["claims"])):
+            out.append({"kind": "smack"})
+        return out
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything on the table is public; pile order is not on the table."""
         memo = self._view_memo
@@ -690,6 +713,7 @@ class SmackItRules:
             self._view_memo = (state, public)
         out = dict(public)
         out["you"] = seat
+        out["legal"] = self.legal_actions(state, seat)
         return out
 
     def _public_view(self, st: State) -> dict[str, Any]:
@@ -788,26 +812,23 @@ class SmackItRules:
             return dict(e, data=d)
         return dict(e)
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        return None if state is None else state["outcome"]
-
-
-class _Tx:
-    """Events of one decision, folded as they are emitted so later steps see them."""
-
-    __slots__ = ("rules", "st", "events", "turn_changed")
-
-    def __init__(self, rules: SmackItRules, state: State) -> None:
-        self.rules = rules
-        self.st = state
-        self.events: list[Event] = []
-        self.turn_changed = False
-
-    def emit(self, e: Event) -> None:
-        self.events.append(e)
-        self.st = self.rules.fold(self.st, e)
-        if "next" in e["data"]:
-            self.turn_changed = True
+    moves = {"flip": _flip, "smack": _smack, TIMER: _timer}
+    folds = {
+        "dealt": _on_dealt,
+        "flipped": _on_flipped,
+        "timer": _on_timer,
+        "race_claimed": _on_race_claimed,
+        "race_settled": _on_race_settled,
+        "smacked": _on_smacked,
+        "pile_won": _on_pile_won,
+        "forfeited": _on_forfeited,
+        "out": _on_out,
+        "challenge_started": _on_challenge,
+        "challenge_restarted": _on_challenge,
+        "challenge_ended": _on_challenge_ended,
+        "turn": _on_turn,
+        "finished": _on_finished,
+    }
 
 
 RULES = SmackItRules()

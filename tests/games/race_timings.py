@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.engine import Action, Event, Rules, State, Timing
+from games.engine import Action, Event, Rules, State, Timing, is_int
 from tools.sim import LINES_MS, RandomLines
 
 __all__ = ["LINES_MS", "RandomTimings"]
@@ -54,8 +54,9 @@ class RandomTimings:
             and isinstance(action, dict)
             and isinstance(action.get("kind"), str)
             and action["kind"] in races
-            and type(seat) is int
+            and is_int(seat)
             and 0 <= seat < self._seats_of(state)
+            and is_int(now_ms)  # random play's malformed calls reach the rules unchanged
         ):
             timing = self.timing(state, seat, now_ms)
             self.timings += 1

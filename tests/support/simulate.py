@@ -63,6 +63,8 @@ class Harness:
     - `kind_weights`: how often random play picks each action kind (default:
       every listed kind alike), for a game whose matches only end when the
       purposeful kinds come up more often.
+    - `by_table`: draw the kind among every seat's legal actions rather than
+      a random seat's (see `tools.sim.play_random`).
     - `random_action`: transitional, a game's own draw while its rules have no
       `legal_actions` yet.
     """
@@ -73,6 +75,7 @@ class Harness:
     random_options: Callable[[int, random.Random], dict[str, Any]] = lambda seats, rng: {}
     bots: Callable[[], Bot] | None = None
     kind_weights: dict[str, float] | None = None
+    by_table: bool = False
     random_action: LegacyDraw | None = None
 
 
@@ -153,6 +156,7 @@ def play_random(
         checks=HarnessChecks(harness, seats) if check else None,
         timings=RandomLines(seed) if timings else None,
         kind_weights=harness.kind_weights,
+        by_table=harness.by_table,
         legacy=harness.random_action,
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 from games.engine import BotContext, BotMove, fold_all
 from games.smackit.bot import BOT, LEVELS
 from games.smackit.rules import DECK, RULES
-from games.testing import play_bots, redacted_history
+from tests.support.simulate import play_bots, redacted_history
 
 LEVEL_NAMES = list(LEVELS)
 

@@ -16,11 +16,11 @@ import pytest
 
 from games.engine import RuleError, Timing, fold_all, race_settle_at
 from games.smackit.bot import BOT, LEVELS
-from games.smackit.harness import HARNESS
 from games.smackit.rules import RULES
-from games.testing import play_bots, play_random
 from tests.games.race_timings import RandomTimings
+from tests.games.smackit.harness import HARNESS
 from tests.games.smackit.test_rules import RNG, C, Play, S, num, only
+from tests.support.simulate import play_bots, play_random
 
 
 def timing(arrival: int, comp: list[int], seat: int) -> Timing:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from games.smackit.harness import HARNESS
-from games.testing import play_random
+from tests.games.smackit.harness import HARNESS
+from tests.support.simulate import play_random
 
 GAMES = int(os.environ.get("RANDOM_GAMES", "40"))
 

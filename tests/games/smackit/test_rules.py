@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from games.engine import RuleError, fold_all, resolve_options
-from games.smackit.harness import card_ids
 from games.smackit.rules import DECK, RULES
-from games.testing import iter_cards
+from tests.games.smackit.harness import card_ids
+from tests.support.simulate import iter_cards
 
 RNG = random.Random(0)
 

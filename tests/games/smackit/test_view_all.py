@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from games.engine import fold_all
-from games.smackit.harness import HARNESS, card_ids
 from games.smackit.rules import DECK, RULES
-from games.testing import play_random, visible_ids
+from tests.games.smackit.harness import HARNESS, card_ids
 from tests.games.smackit.test_rules import dealt, num
+from tests.support.simulate import play_random, visible_ids
 
 ADDED = {"pile_tops", "reveal"}
 

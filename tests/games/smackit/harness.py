@@ -1,4 +1,9 @@
-"""Smack It! in the generic random-play harness (games/testing.py).
+"""Smack It! in the generic random-play harness (tests/support/simulate.py).
+
+Random play draws from `legal_actions`: by kind over the whole table
+(`by_table`: anyone may smack, one seat flips), flips far more often than
+smacks, so most smacks land on a smack card and the rest are the false or
+late smacks the rules punish or ignore.
 
 `may_see` is written from the rules page, not from `redact`/`view`: a card is
 visible to everyone exactly while it lies face up in the centre (so an event
@@ -11,56 +16,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Action, Event, State
+from games.engine import Event, State
 from games.smackit.bot import BOT
-from games.smackit.rules import DECK, RULES
+from games.smackit.rules import RULES
 from tests.support.simulate import Harness
-
-_GARBAGE: list[Any] = [
-    None,
-    "flip",
-    7,
-    [],
-    {},
-    {"kind": None},
-    {"kind": 3},
-    {"kind": ["flip"]},
-    {"kind": "smackk"},
-    {"kind": "throw"},
-    {"kind": "timer", "id": "flip:0"},
-    {"kind": "timer", "id": None},
-    {"kind": "flip", "card": {"id": 10**30}},
-    {"kind": "smack", "extra": {"nested": [1, {"x": None}]}},
-    {"kind": {"kind": "flip"}},
-]
-
-
-def random_action(state: State, seat: int, now_ms: int, rng: random.Random) -> Action | None:
-    """Mostly the right move, sometimes a punished mistake, rarely garbage."""
-    if state["finished"]:
-        return None
-    r = rng.random()
-    if r < 0.01:
-        return rng.choice(_GARBAGE)
-    centre = state["centre"]
-    if centre and DECK[centre[-1]]["face"] == "smack":
-        # play stops for the race: a flip now is refused (smack_pending); a
-        # silent table leaves the card to the idle timer
-        r = rng.random()
-        if r < 0.6:
-            return {"kind": "smack"}
-        return {"kind": "flip"} if r < 0.65 else None
-    if state["turn"] == seat:
-        r = rng.random()
-        if r < 0.04:
-            return {"kind": "smack"}  # a nervous false smack instead of the flip
-        return {"kind": "flip"} if r < 0.95 else None
-    r = rng.random()
-    if r < 0.03:
-        return {"kind": "smack"}  # a false smack (or a late one within the grace)
-    if r < 0.05:
-        return {"kind": "flip"}  # out of turn: RuleError unless it is this seat's turn
-    return None
 
 
 def card_ids(state: State) -> list[int]:
@@ -99,9 +58,10 @@ def random_options(seats: int, rng: random.Random) -> dict[str, Any]:
 
 HARNESS = Harness(
     rules=RULES,
-    random_action=random_action,
     card_ids=card_ids,
     may_see=may_see,
     random_options=random_options,
     bots=lambda: BOT,
+    kind_weights={"flip": 12.0, "smack": 1.0},
+    by_table=True,
 )
