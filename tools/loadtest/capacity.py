@@ -116,7 +116,7 @@ async def ramp(s: Cluster, args: argparse.Namespace, tables: list[Table]) -> lis
     stores = Stores(s)
     lines = []
     try:
-        await connect_all([x for t in tables for x in t.sockets])
+        await connect_all([x for t in tables for x in t.sockets], batch=10, tries=6)
         await asyncio.to_thread(start_tables, s, tables)
         for t in tables:
             await asyncio.gather(*(x.wait_for(lambda x: x.ready, 30) for x in t.sockets))
