@@ -11,19 +11,82 @@ Portable SQL for PostgreSQL and SQLite alike. The differences are kept here:
 `FOR UPDATE` (SQLite's IMMEDIATE transactions already hold the write lock),
 and several statements in one `execute` (psycopg's client-side binding sends
 them in one round trip; sqlite3 takes one at a time, which costs nothing
-in-process). Only `services.action_submit` calls these, inside its
-transaction.
+in-process). Only `services.action_apply` calls these, inside its
+`ActionTransaction`.
+
+**Two round trips per action on PostgreSQL.** Django's `atomic` costs four:
+psycopg sends `BEGIN` on its own before the locking read, and `COMMIT` on its
+own after the writes. When the action is a transaction of its own (autocommit,
+no surrounding `atomic`: the socket's, the timer's and a bot seat's actions),
+`ActionTransaction` opens and ends it by hand instead: `BEGIN; SELECT … FOR
+UPDATE` in one message, the writes and `COMMIT` in the next. The guarantees
+are Django's: the row lock is held from the read to the commit; the commit is
+durable (`synchronous_commit` on) before `execute` returns, so before any
+acknowledgement; an error anywhere (a refusal, a statement that fails, a
+connection cut at the read, the writes or the commit) ends in `ROLLBACK` (or
+a closed connection, which PostgreSQL rolls back) and nothing of the action
+stays; the `on_commit` work runs only after a successful commit, once, and
+its failure does not undo the action (Django's `robust=True`). Inside an
+`atomic` (a bot's move on a zombie seat holds that seat's lock; tests), or on
+SQLite, it is Django's `atomic` and `on_commit`, as before.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
 from games.models import Match
+
+log = logging.getLogger(__name__)
+
+
+class ActionTransaction:
+    """One action's transaction: by hand in two round trips on PostgreSQL when it stands alone, else `atomic`."""
+
+    def __init__(self) -> None:
+        self.by_hand = connection.vendor == "postgresql" and connection.get_autocommit() and not connection.in_atomic_block
+        self.open = False  # BEGIN sent, no COMMIT yet
+        self._hooks: list[Callable[[], None]] = []
+        self._atomic: Any = None
+
+    def __enter__(self) -> ActionTransaction:
+        if not self.by_hand:
+            self._atomic = transaction.atomic()
+            self._atomic.__enter__()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> bool | None:
+        if not self.by_hand:
+            return self._atomic.__exit__(kind, error, tb)
+        if self.open:  # refused, a duplicate, or a failure: nothing of it stays
+            self.open = False
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("ROLLBACK")
+            except Exception:  # noqa: BLE001 - a broken connection: closed after the call, PostgreSQL rolls back
+                log.warning("ROLLBACK of an action failed", exc_info=True)
+            return None
+        if kind is None:
+            for hook in self._hooks:
+                try:
+                    hook()
+                except Exception:  # noqa: BLE001 - the action is committed (as Django's robust on_commit)
+                    log.exception("after the commit of an action")
+        return None
+
+    def on_commit(self, hook: Callable[[], None]) -> None:
+        """Run `hook` once the action is committed (never after a rollback)."""
+        if self.by_hand:
+            self._hooks.append(hook)
+        else:
+            transaction.on_commit(hook, robust=True)
 
 _LOCK = """
 SELECT m.*,
@@ -38,22 +101,52 @@ SELECT m.*,
 """
 
 
-def match_lock(*, match_id: int, seat: int | None, action_id: str | None) -> Match:
+def match_lock(*, tx: ActionTransaction, match_id: int, seat: int | None, action_id: str | None) -> Match:
     """The match row, locked, with `done_seq` (the seq an earlier action with this id
     committed, or None), `bots_play` (a bot or a zombie plays a seat now) and
     `withdrawn` (the acting seat's player was withdrawn; false for the system).
 
-    Raises Match.DoesNotExist.
+    By hand (`tx.by_hand`) the same message opens the transaction. Raises Match.DoesNotExist.
     """
     sql = _LOCK.format(seat="IS NULL" if seat is None else "= %s")  # `= NULL` matches nothing; the index wants `=`
     sql += " FOR UPDATE OF m" if connection.vendor == "postgresql" else ""
     params = [action_id, match_id] if seat is None else [action_id, seat, seat, match_id]
-    rows = list(Match.objects.raw(sql, params))
-    if not rows:
+    if tx.by_hand:
+        match = _begin_and_lock(tx, sql, params)
+    else:
+        rows = list(Match.objects.raw(sql, params))
+        match = rows[0] if rows else None
+    if match is None:
         raise Match.DoesNotExist
-    match = rows[0]
     match.bots_play = bool(match.bots_play)
     match.withdrawn = bool(match.withdrawn)
+    return match
+
+
+_EXTRA = ("done_seq", "bots_play", "withdrawn")
+
+
+def _begin_and_lock(tx: ActionTransaction, sql: str, params: list[Any]) -> Match | None:
+    """`BEGIN; <the locking read>` in one message; the row as a Match (fields converted as Django would)."""
+    tx.open = True  # from here on a failure ends in ROLLBACK
+    with connection.cursor() as cursor:
+        cursor.execute("BEGIN; " + sql, params)
+        cursor.nextset()
+        names = [c.name for c in cursor.description]
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip(names, row, strict=True))
+    fields = [f for f in Match._meta.concrete_fields]
+    loaded = []
+    for f in fields:
+        value = values[f.column]
+        if value is not None and hasattr(f, "from_db_value"):
+            value = f.from_db_value(value, None, connection)
+        loaded.append(value)
+    match = Match.from_db(connection.alias, [f.attname for f in fields], loaded)
+    for name in _EXTRA:
+        setattr(match, name, values[name])
     return match
 
 
@@ -98,16 +191,22 @@ class Writes:
             [match_id, seat, action_id, seq],
         ))
 
-    def flush(self) -> None:
-        if not self.statements:
+    def flush(self, tx: ActionTransaction | None = None) -> None:
+        """Send the writes (by hand, `tx.by_hand`: with the COMMIT, in the same message)."""
+        commit = tx is not None and tx.by_hand and tx.open
+        if not self.statements and not commit:
             return
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
-                cursor.execute("; ".join(sql for sql, _ in self.statements), [p for _, ps in self.statements for p in ps])
+                statements = [sql for sql, _ in self.statements] + (["COMMIT"] if commit else [])
+                cursor.execute("; ".join(statements), [p for _, ps in self.statements for p in ps])
             else:
                 for sql, params in self.statements:
                     cursor.execute(sql, params)
         self.statements.clear()
+        if commit:
+            assert tx is not None
+            tx.open = False
 
 
 def _json(value: Any) -> str:

@@ -403,9 +403,9 @@ def action_apply(
     """
     if seat is None and action["kind"] != "timer":
         raise errors.PlatformError("not_seated", "only seated players act")
-    with transaction.atomic():
+    with action_sql.ActionTransaction() as tx:
         try:
-            match = action_sql.match_lock(match_id=match_id, seat=seat, action_id=action_id)
+            match = action_sql.match_lock(tx=tx, match_id=match_id, seat=seat, action_id=action_id)
         except Match.DoesNotExist:
             raise errors.PlatformError("no_match", "no such match", 404) from None
         if match.done_seq is not None:
@@ -443,7 +443,7 @@ def action_apply(
             writes.match(match)
         if action_id is not None:
             writes.action_record(match.pk, seat, action_id, match.seq)
-        writes.flush()
+        writes.flush(tx)
         result = SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
         if stored:
             bots = not finished and (match.table_id is None or match.bots_play)
@@ -455,7 +455,7 @@ def action_apply(
                     now=now, bots=bots,
                 )
 
-            transaction.on_commit(notify, robust=True)  # the action is committed: a failing broker must not turn its ack into an error
+            tx.on_commit(notify)  # robust: the action is committed, a failing broker must not turn its ack into an error
     return result
 
 

@@ -283,3 +283,72 @@ def test_series_shows_in_the_table_payload(clock) -> None:
     match.refresh_from_db()
     payload = table_payload(Table.objects.get(pk=table.pk))["series"]
     assert payload["matches"] == 1 and sum(payload["wins"].values()) == len(match.outcome["winners"])
+
+
+# --- the action path's shape (README "Performance") ------------------------------------------
+
+
+def test_an_action_of_its_own_is_two_messages_to_postgresql_and_its_timers_follow_the_commit() -> None:
+    """BEGIN rides the locking read and COMMIT the writes (games/action_sql.py); on_commit work runs once after."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the transaction by hand is PostgreSQL's; SQLite keeps Django's atomic")
+    _, match, _ = started_table(players=2)
+    card = match.state["hands"][0][0]["id"]
+    MANUAL.clear()
+    with CaptureQueriesContext(connection) as sent:
+        result = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")
+    statements = [q["sql"] for q in sent.captured_queries]
+    assert len(statements) == 2, statements
+    assert statements[0].startswith("BEGIN;") and "FOR UPDATE" in statements[0]
+    assert statements[1].rstrip().endswith("COMMIT") and "INSERT INTO games_matchevent" in statements[1]
+    assert not connection.in_atomic_block and connection.connection.info.transaction_status == 0  # IDLE: nothing left open
+    match.refresh_from_db()
+    assert match.seq == result.seq and fold_all(get_rules("tiny"), stored_log(match)) == match.state
+    assert [j.name for j in MANUAL.jobs] == ["games.fire_timer"], "the commit's work ran, once"
+
+
+def test_a_refused_action_leaves_no_transaction_open_and_the_row_unlocked() -> None:
+    from django.db import connection
+
+    _, match, _ = started_table(players=2)
+    card = match.state["hands"][0][0]["id"]
+    for _ in range(2):  # the rules refuse (seat 1 is not to move), then a repeated id, then a real move
+        with pytest.raises(errors.PlatformError):
+            services.action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": card}, action_id="no")
+    first = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="yes")
+    again = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="yes")
+    assert again.duplicate and again.seq == first.seq
+    if connection.vendor == "postgresql":
+        assert connection.connection.info.transaction_status == 0
+        with connection.cursor() as cursor:  # no transaction holds a lock on the match table any more
+            cursor.execute("SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'games_match' AND l.mode = 'RowShareLock'")
+            assert cursor.fetchone()[0] == 0
+
+
+def test_an_action_inside_a_transaction_is_part_of_it() -> None:
+    """Inside an `atomic` (a zombie seat's bot holds the seat's lock) the action commits with it, or not at all."""
+    _, match, _ = started_table(players=2)
+    card = match.state["hands"][0][0]["id"]
+    MANUAL.clear()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="inner")
+        assert MANUAL.jobs == [], "nothing follows before the outer commit"
+        raise RuntimeError("the outer transaction fails")
+    match.refresh_from_db()
+    assert not ActionRecord.objects.filter(match=match).exists() and MANUAL.jobs == []
+    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="inner")
+    assert ActionRecord.objects.filter(match=match, client_id="inner").count() == 1
+
+
+def test_the_shape_check_is_one_function_for_sockets_and_services() -> None:
+    """The socket calls `action_check` (with an id required); `action_submit` calls it too."""
+    with pytest.raises(errors.PlatformError) as e:
+        services.action_check(action={"kind": "play"}, action_id=None, id_required=True)
+    assert e.value.code == "bad_message" and "`id`" in e.value.message
+    services.action_check(action={"kind": "play"}, action_id=None)  # a timer's or a bot's may have none
+    with pytest.raises(errors.PlatformError) as e:
+        services.action_check(action={"kind": "play", "card": "\x00"}, action_id="x")
+    assert e.value.code == "bad_message"

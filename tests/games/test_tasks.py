@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games import services, tasks
@@ -124,3 +126,66 @@ def test_a_replanned_move_for_a_seat_whose_turn_it_is_not_applies_nothing(clock:
     match.refresh_from_db()
     assert match.seq == seq and match.state["turn"] == 1
     assert not MatchEvent.objects.filter(match=match, seat=2).exists()
+
+
+def test_plan_bots_is_the_bots_plan_service_and_drops_a_stale_seq() -> None:
+    _, match, _ = started_table(players=1, bots=1)
+    MANUAL.clear()
+    assert services.bots_plan(match_id=match.pk, seq=match.seq - 1) == 0 and MANUAL.jobs == []
+    planned = services.bots_plan(match_id=match.pk, seq=match.seq)
+    assert planned == len([j for j in MANUAL.jobs if j.name == "games.bot_act"])
+    MANUAL.clear()
+    tasks.plan_bots(match.pk, match.seq)
+    assert len([j for j in MANUAL.jobs if j.name == "games.bot_act"]) == planned
+
+
+def test_in_a_web_process_the_broker_publish_leaves_the_actions_thread(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """`schedule` from a server thread returns at once; one publisher thread publishes, in order, countdowns kept."""
+    import asyncio
+    import threading
+
+    from asgiref.sync import SyncToAsync
+
+    from games import scheduling
+
+    settings.PLATFORM_SCHEDULER = "celery"
+    published: list[tuple[str, tuple[Any, ...], float, str]] = []
+    gate = threading.Event()
+
+    def publish(name: str, args: tuple[Any, ...], delay_s: float) -> None:
+        gate.wait(5)
+        published.append((name, args, delay_s, threading.current_thread().name))
+
+    monkeypatch.setattr(scheduling, "_publish", publish)
+
+    def in_a_server_thread() -> None:
+        scheduling.schedule("games.fire_timer", (1, "a"), 10.0)
+        scheduling.schedule("games.plan_bots", (1, 2), 0)
+
+    async def serve() -> None:
+        await SyncToAsync(in_a_server_thread, thread_sensitive=False)()
+        assert published == [], "the action's thread did not wait for the broker"
+        gate.set()
+        for _ in range(100):
+            if len(published) == 2:
+                break
+            await asyncio.sleep(0.02)
+
+    asyncio.run(serve())
+    assert [(n, a) for n, a, _, _ in published] == [("games.fire_timer", (1, "a")), ("games.plan_bots", (1, 2))]
+    assert 9.0 < published[0][2] <= 10.0, "the countdown counts from when it was scheduled"
+    assert published[0][3] == published[1][3] and published[0][3].startswith("celery-publish")
+
+
+def test_outside_a_web_process_schedule_publishes_at_once(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """A worker or a command publishes in its own thread, so a failing broker reaches the caller."""
+    from games import scheduling
+
+    settings.PLATFORM_SCHEDULER = "celery"
+
+    def down(name: str, args: tuple[Any, ...], delay_s: float) -> None:
+        raise ConnectionError("broker is down")
+
+    monkeypatch.setattr(scheduling, "_publish", down)
+    with pytest.raises(ConnectionError):
+        scheduling.schedule("games.plan_bots", (1, 2), 0)
