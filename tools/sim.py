@@ -185,6 +185,9 @@ class Checks:
         if json_round_trip(state) != state:
             raise InvariantError(f"state does not survive JSON after {e['kind']}")
 
+    def decided(self, state: State, now_ms: int) -> None:
+        """The state at rest after one accepted action (every event of it folded); for checks of whole decisions."""
+
     def refused(self, before: State, state: State, action: Any) -> None:
         if state != before:
             raise InvariantError(f"decide changed state while refusing {action!r}")
@@ -310,6 +313,8 @@ def play_random(
             report.events += 1
             if checks:
                 checks.step(prev, state, e)
+        if checks:
+            checks.decided(state, now)
         collect_timers(new_events, timers)
     report.finished = rules.outcome(state) is not None
     if checks:

@@ -21,6 +21,10 @@ refuse a flip (`smack_pending`), so a bot holding the turn plans no flip then,
 only its smack — also for a Smack it! card that closes a challenge round,
 which lies on top until it is smacked (the turn is nobody's meanwhile).
 
+The bot submits only what its view lists as `legal` (a flip only when the
+rules list one, a smack only while it may smack); within that, its timing and
+misreadings choose.
+
 Fair races: a bot's smack on a Smack it! card is a claim (`race_claimed`)
 that may be judged for up to `lag_cap_ms` while players on slower lines may
 still be faster; its hand is down meanwhile, so it does not smack that card
@@ -80,17 +84,19 @@ class SmackItBot:
 
     def choose(self, ctx: BotContext, rng: random.Random) -> BotMove | None:
         view = ctx.view
-        if not isinstance(view, dict) or view.get("finished"):
+        if not isinstance(view, dict):
             return None
+        legal = view.get("legal") or []
+        can_smack, can_flip = {"kind": "smack"} in legal, {"kind": "flip"} in legal
+        if not can_smack and not can_flip:
+            return None  # finished, out for good, or a claim being judged with no turn to flip
         me = ctx.seat
-        if me in view.get("out_for_good", ()):
-            return None
         level = LEVELS.get(ctx.level, LEVELS["normal"])
         hist = ctx.history
         grace = int(view.get("options", {}).get("smack_grace_ms", 0))
         moves: list[BotMove] = []
         top = view["centre"]["top"]
-        if top is not None:
+        if top is not None and can_smack:
             i = self._placed(hist, top["id"])
             if i is not None and not self._smacked_since(hist, i, me):
                 stim = hist[i]
@@ -103,11 +109,10 @@ class SmackItBot:
                     if chance and d.random() < chance:
                         r = _lognormal(d, level.smack_ms * 1.1, level.spread, MIN_REACTION_MS)
                         moves.append(BotMove(stim["t_ms"] + r, {"kind": "smack"}))
-        late = self._late_smack(hist, me, level, min(COMMIT_MS, grace))
+        late = self._late_smack(hist, me, level, min(COMMIT_MS, grace)) if can_smack else None
         if late is not None:
             moves.append(late)
-        smack_on_top = top is not None and top["face"] == "smack"
-        if view.get("turn") == me and view["piles"][me] > 0 and not smack_on_top:
+        if can_flip:
             i = self._last(hist, _TURN_KINDS)
             if i is not None:
                 stim = hist[i]

@@ -696,7 +696,7 @@ class SmackItRules(GameRules):
         if state is None or state["finished"] or not is_int(seat) or not 0 <= seat < state["seats"]:
             return []
         out: list[Action] = []
-        if state["turn"] == seat and not _smack_on_top(state):
+        if state["turn"] == seat and state["piles"][seat] and not _smack_on_top(state):
             out.append({"kind": "flip"})
         race = state["race"]
         if not state["for_good"][seat] and not (race is not None and any(c["seat"] == seat for c in race["claims"])):

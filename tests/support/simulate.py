@@ -139,11 +139,13 @@ def play_random(
     options: dict[str, Any] | None = None,
     check: bool = True,
     timings: bool = False,
+    checks: HarnessChecks | None = None,
 ) -> RandomPlayReport:
     """Play one random match with the harness's random options; with `check`, assert every invariant after every step.
 
     With `timings`, every race action gets a random platform-like Timing
     (seeded by `seed`), so races wait, clamp and settle as at a real table.
+    `checks` replaces the default HarnessChecks (a subclass adding its own).
     """
     if options is None:
         options = harness.random_options(seats, random.Random(seed))
@@ -153,7 +155,7 @@ def play_random(
         seed,
         max_actions=max_actions,
         options=options,
-        checks=HarnessChecks(harness, seats) if check else None,
+        checks=checks or (HarnessChecks(harness, seats) if check else None),
         timings=RandomLines(seed) if timings else None,
         kind_weights=harness.kind_weights,
         by_table=harness.by_table,
