@@ -15,8 +15,8 @@
 //                                 a missing value becomes "". `text` may be a function of `values`: a counted
 //                                 entry of a table, `(v) => ngettext("{n} card", "{n} cards", v.n)`, so that
 //                                 ngettext picks the plural form of the page's language.
-//   nt(one, many, n, values)      ngettext(one, many, n) filled, `n` included among the values.
-//   fmt(text, values)             interpolate() of Django's catalogue (%(name)s), for strings shared with templates.
+//   fmt(text, values)             Django's interpolate(): "%s" from an array, "%(name)s" from an object.
+//   WORDS                         the words every game's table says alike ("you", "Place", "{n} cards"…).
 //
 // The renderer contract: static/games/<slug>/table.js (in games/<slug>/static/) exports
 //   createRenderer(root, ctx) -> { update(view, events, meta?), destroy() }
@@ -61,19 +61,29 @@ export function fill(text, values = {}) {
   return String(s ?? "").replace(/\{(\w+)\}|%\((\w+)\)s/g, (_, a, b) => String(v[a ?? b] ?? ""));
 }
 
-export function nt(one, many, n, values = {}) {
-  return fill(window.ngettext(one, many, n), { n, ...values });
-}
-
 export function fmt(text, values = {}) {
   return window.interpolate(text, values, true);
 }
+
+// The words every game's table says alike, for a renderer's own table to start from (`{ ...WORDS, … }`).
+export const WORDS = {
+  you: gettext("you"),
+  seat: gettext("Seat {n}"),
+  spectator: gettext("You are watching"),
+  dealer: gettext("dealer"),
+  cancel: gettext("Cancel"),
+  finished: gettext("Match over"),
+  place: gettext("Place"),
+  player: gettext("Player"),
+  cards: (v) => ngettext("{n} card", "{n} cards", v.n),
+  evDealt: (v) => ngettext("{n} card dealt to {p} players.", "{n} cards dealt to {p} players.", v.n),
+};
 
 // Who sits at `seat`, by name: the players list of the table payload; "Seat 1" for a seat nobody holds.
 export function seatName(players, seat) {
   if (!Number.isInteger(seat)) return "?";
   const p = (players || []).find((x) => x.seat === seat);
-  return p ? p.username : fill(window.gettext("Seat {n}"), { n: seat + 1 });
+  return p ? p.username : fill(WORDS.seat, { n: seat + 1 });
 }
 
 // --- legal actions -----------------------------------------------------------------------------------

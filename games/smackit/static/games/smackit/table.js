@@ -2,9 +2,10 @@
 // Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
 
 // The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
-import { el, fill, legalOf, seatName, svg } from "../../platform/kit.js";
+import { el, fill, legalOf, seatName, svg, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
+  ...WORDS, // the words every game says alike (kit.js)
   flip: gettext("Flip"),
   smack: gettext("Smack!"),
   flipKey: gettext("space"),
@@ -13,7 +14,6 @@ const STRINGS = {
   turnOf: gettext("{name} flips"),
   smackPending: gettext("Smack it! Nobody flips until it is smacked"),
   raceJudging: gettext("Smack it! Judging who was fastest…"),
-  cards: (v) => ngettext("{n} card", "{n} cards", v.n),
   centre: gettext("Centre pile"),
   empty: gettext("empty"),
   forfeits: gettext("Forfeits at the bottom"),
@@ -38,25 +38,18 @@ const STRINGS = {
   isOutForGood: gettext("{name} is out for good"),
   autoFlip: gettext("Auto flip in {s} s"),
   autoFlipped: gettext("The system flipped for {name}"),
-  finished: gettext("Match over"),
   winner: gettext("Winner: {names}"),
   timeLimit: gettext("Time limit reached"),
-  place: gettext("Place"),
-  player: gettext("Player"),
   score: gettext("Cards"),
-  seat: gettext("Seat {n}"),
-  you: gettext("you"),
   smackIt: gettext("Smack it!"),
   challengeCard: gettext("Challenge!"),
   lastSmack: gettext("Last smack"),
   behind: gettext("+{ms} ms"),
-  spectator: gettext("You are watching"),
   timeLeft: gettext("Match ends in {m}:{s}"),
   number: gettext("Number {n}"),
   toFlip: gettext("to flip"),
   next: gettext("next"),
   pileHolds: (v) => ngettext("{name}'s pile: {n} card, next {card}", "{name}'s pile: {n} cards, next {card}", v.n),
-  evDealt: (v) => ngettext("{n} card dealt to {p} players.", "{n} cards dealt to {p} players.", v.n),
   evFlipped: gettext("{name} flipped {card}."),
   evTurn: gettext("{name} flips next."),
   evFlipTimer: gettext("Auto flip in {s} s if nobody flips."),

@@ -3,9 +3,10 @@
 // The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
 
 // The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
-import { el as kitEl, fill, legalOf, seatName } from "../../platform/kit.js";
+import { el as kitEl, fill, legalOf, seatName, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
+  ...WORDS, // the words every game says alike (kit.js)
   throw: gettext("Throw"),
   throwKey: gettext("space"),
   challenge: gettext("Challenge"),
@@ -17,12 +18,7 @@ const STRINGS = {
   box: gettext("The box"),
   boxEmpty: gettext("The box is empty"),
   boxCount: (v) => ngettext("{n} card in the box", "{n} cards in the box", v.n),
-  cards: (v) => ngettext("{n} card", "{n} cards", v.n),
   noCards: gettext("no cards — throw your colour card on your turn!"),
-  dealer: gettext("dealer"),
-  you: gettext("you"),
-  seat: gettext("Seat {n}"),
-  spectator: gettext("You are watching"),
   turnHidden: gettext("Whose turn is it? Read the box!"),
   yourTurn: gettext("Your turn!"),
   turnOf: gettext("{name}'s turn"),
@@ -50,15 +46,11 @@ const STRINGS = {
   stopCard: gettext("{name} threw a Stop card: {face}."),
   colourError: gettext("{name} threw the colour card — a mistake that may be challenged!"),
   won: gettext("{name} threw the colour card and wins!"),
-  finished: gettext("Match over"),
   winner: gettext("Winner: {name}"),
-  place: gettext("Place"),
-  player: gettext("Player"),
   left: gettext("Cards left"),
   outOfTurn: gettext("Out of turn"),
   oot: gettext("out of turn"),
   turnTag: gettext("to throw"),
-  evDealt: (v) => ngettext("{n} card dealt to {p} players.", "{n} cards dealt to {p} players.", v.n),
   evThrown: gettext("{name} threw {card}."),
   evThrownOot: gettext("{name} threw {card} — out of turn ({expected} was to throw)."),
   evCircle: gettext("a {colour} circle"),

@@ -3,16 +3,14 @@
 // Exchange: click a hand card, then a centre card. STOP / Z: click the card in your hand, then a player, then a centre card.
 
 // The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
-import { el, fill, legalOf, svg } from "../../platform/kit.js";
+import { el, fill, legalOf, svg, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
+  ...WORDS, // the words every game says alike (kit.js)
   manche: gettext("Manche {n}"),
   tour: gettext("tour {n}"),
   timer: gettext("{s} left"),
-  you: gettext("you"),
-  seat: gettext("Seat {n}"),
   partner: gettext("partner"),
-  spectator: gettext("You are watching"),
   team: gettext("Team {n}"),
   yourTeam: gettext("your team"),
   opened: gettext("opened"),
@@ -37,7 +35,6 @@ const STRINGS = {
   counter: gettext("Counter team {n}"),
   fills: gettext("fills"),
   auto: gettext("first missing"),
-  cancel: gettext("Cancel"),
   pickTarget: gettext("Now click a centre card to exchange it, or first a player to play your {card}"),
   pickTake: gettext("Now click a centre card to take"),
   pickCentre: gettext("Now click a centre card to exchange"),
@@ -102,10 +99,7 @@ const STRINGS = {
   proof: gettext("Proof of {name}"),
   handOf: gettext("Hand of {name}"),
   winner: gettext("Winners"),
-  place: gettext("Place"),
-  finished: gettext("Match over"),
   keys: gettext("Keys: 1–4 hand card, Q–Y centre card, O open, P pass, S/D sign, Esc cancel"),
-  dealer: gettext("dealer"),
   startShort: gettext("start"),
   notCounted: gettext("STOP: {list} not counted"),
   holds: gettext("holds {combo}"),
