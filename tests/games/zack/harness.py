@@ -1,7 +1,9 @@
 """ZACK! in the generic random-play harness (tests.support.simulate.Harness).
 
-Random play draws from `RULES.legal_actions`, every kind alike (matches
-finish: a seat's empty pile on its turn comes round often enough). `may_see` is written from the
+Random play draws from `RULES.legal_actions`, throws and choices more often
+than challenges and colour cards (`KIND_WEIGHTS`): every kind alike plays
+matches three times as long (a stray colour card or challenge undoes a run
+of throws) for no more coverage, and every step is checked. `may_see` is written from the
 rules page, not from `redact`/`view`: nobody sees a pile card until it is
 thrown; the box is public; a returned card was thrown face up, so it is
 public; after the end everything is.
@@ -16,6 +18,8 @@ from games.engine import Event, State
 from games.zack.bot import BOT
 from games.zack.rules import RULES
 from tests.support.simulate import Harness
+
+KIND_WEIGHTS = {"throw": 4.0, "choose": 4.0, "challenge": 1.0, "colour": 0.3}
 
 
 def card_ids(state: State) -> list[int]:
@@ -61,4 +65,5 @@ HARNESS = Harness(
     may_see=may_see,
     random_options=random_options,
     bots=lambda: BOT,
+    kind_weights=KIND_WEIGHTS,
 )
