@@ -25,7 +25,8 @@
 //       `destroy` removes listeners and timers. The live table and the replay page drive it alike.
 //   describeEvent(event, players) -> string   one plain-text sentence for the replay's event list
 //                                             ("" lets the page say something generic).
-//   isImportant(event) -> bool                whether the replay's ★ buttons stop at this event.
+//   isImportant(event) -> bool                whether the replay's ★ buttons stop at this event
+//                                             (`kindIn([...kinds], also?)` makes one).
 // The pages know no game's event kinds: they ask the renderer.
 //
 // Legal actions: a seat's view lists `legal`, the exact actions it may submit now (every move, the mistakes the
@@ -84,6 +85,18 @@ export function seatName(players, seat) {
   if (!Number.isInteger(seat)) return "?";
   const p = (players || []).find((x) => x.seat === seat);
   return p ? p.username : fill(WORDS.seat, { n: seat + 1 });
+}
+
+// A renderer's isImportant: the kinds its replay stops at, or any event `also` picks.
+export function kindIn(kinds, also = () => false) {
+  const set = new Set(kinds);
+  return (event) => !!event && (set.has(event.kind) || also(event) === true);
+}
+
+// A renderer's last word on an event kind it does not describe: "Anna: slapped wrong" (`name` names a seat).
+export function kindWords(event, name) {
+  const who = Number.isInteger(event.seat) ? `${name(event.seat)}: ` : "";
+  return `${who}${String(event.kind || "").replaceAll("_", " ")}`;
 }
 
 // --- legal actions -----------------------------------------------------------------------------------

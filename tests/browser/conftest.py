@@ -149,3 +149,69 @@ def first_screen_box(page: Any, selector: str) -> dict[str, float]:
           return { top, bottom: top + r.height, height: r.height, width: r.width, inside: top >= 0 && top + r.height <= window.innerHeight }; }""",
         selector,
     )
+
+
+def seat_players(n: int) -> list[dict[str, Any]]:
+    """The players list of an n-seat table for a renderer drawn without a server: seat 0 a person, bots after."""
+    return [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(n)]
+
+
+def moment(rules: Any, log: list[dict[str, Any]], wanted: Any, last: bool = False) -> tuple[int, Any] | None:
+    """(index, state after it) of the first event of `log` (with `last`: the last) after which `wanted(state)`
+    holds, folding as a replay does; None when there is none."""
+    found = None
+    state = None
+    for k, e in enumerate(log):
+        state = rules.fold(state, e)
+        if wanted(state):
+            found = (k, state)
+            if not last:
+                break
+    return found
+
+
+def mount_renderer(page: Any, slug: str, view: dict[str, Any], players: list[dict[str, Any]], lang: str = "en") -> None:
+    """Draw `view` with the game's renderer as the replay page does (no socket: ctx.send is null).
+
+    The renderer's words come from the page's djangojs catalogue, so the page is loaded in `lang`."""
+    open_in_language(page, lang)
+    page.evaluate(
+        """async ([slug, view, players, lang]) => {
+          const link = document.createElement("link");
+          link.rel = "stylesheet"; link.href = `/static/games/${slug}/table.css`;
+          document.head.append(link);
+          await new Promise((ok) => { link.onload = ok; link.onerror = ok; });
+          const main = document.querySelector("main") || document.body;
+          const root = document.createElement("div");
+          root.dataset.testid = "replay-root";
+          main.replaceChildren(root);
+          const mod = await import(`/static/games/${slug}/table.js`);
+          mod.createRenderer(root, { seat: null, lang, send: null, players }).update(view, []);
+        }""",
+        [slug, view, players, lang],
+    )
+
+
+def open_in_language(page: Any, lang: str) -> None:
+    """Load a page in `lang` (Django's language cookie, as the language switch sets it): its catalogue speaks `lang`."""
+    if not page.url.startswith("http"):
+        page.goto("/")
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": page.url}])
+    page.goto("/")
+    page.wait_for_selector(f"html[lang={lang}]", state="attached")
+
+
+def describe_all(page: Any, slug: str, events: list[dict[str, Any]], players: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The replay sentence of every event in each language, each from a page loaded in that language."""
+    out: dict[str, list[str]] = {}
+    for lang in ("en", "de", "fr"):
+        open_in_language(page, lang)
+        out[lang] = page.evaluate(
+            """async ([slug, events, players, lang]) => {
+              const mod = await import(`/static/games/${slug}/table.js`);
+              return events.map((e) => mod.describeEvent(e, players));
+            }""",
+            [slug, events, players, lang],
+        )
+    open_in_language(page, "en")
+    return out

@@ -35,12 +35,25 @@ def fresh(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:6]}"
 
 
+def in_lobby(browser: Any, server: Stack, name: str, size: dict = DESKTOP) -> Any:
+    """A new page of a player who has just signed up as `name`, on the lobby."""
+    page = new_page(browser, server, **size)
+    sign_up(page, name)
+    page.goto("/")
+    return page
+
+
+def close_clean(*pages: Any) -> None:
+    """Close the pages, each without a JavaScript error."""
+    for p in pages:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_new_friend_signs_up_from_the_invitation_and_joins_in_one_confirmation(browser: Any, server: Stack, size: dict) -> None:
-    host = new_page(browser, server, **DESKTOP)
     host_name = fresh("host")
-    sign_up(host, host_name)
-    host.goto("/")
+    host = in_lobby(browser, server, host_name)
     host.select_option("[data-testid=create-game]", "zack")
     host.fill("[data-testid=create-seats]", "3")
     host.click("[data-testid=create-submit]")
@@ -81,15 +94,11 @@ def test_a_new_friend_signs_up_from_the_invitation_and_joins_in_one_confirmation
     late.goto(invite)
     assert "spectator" in late.locator("[data-testid=invite-will-watch]").inner_text()
     shot(late, f"h7-invite-running-{tag}")
-    for p in (host, friend, late):
-        assert not p.errors, p.errors
-        p.context.close()
+    close_clean(host, friend, late)
 
 
 def test_log_in_from_the_invitation_comes_back_to_it(browser: Any, server: Stack) -> None:
-    owner = new_page(browser, server, **DESKTOP)
-    sign_up(owner, fresh("own"))
-    owner.goto("/")
+    owner = in_lobby(browser, server, fresh("own"))
     owner.click("[data-testid=create-submit]")
     owner.wait_for_url("**/tables/*/")
     invite = owner.locator("[data-testid=invite-link]").input_value()
@@ -106,16 +115,12 @@ def test_log_in_from_the_invitation_comes_back_to_it(browser: Any, server: Stack
     guest.click("[data-testid=login-submit]")
     guest.wait_for_url(re.compile(r".*/invite/[^/]+/$"))
     assert guest.locator("[data-testid=invite-join]").is_visible()
-    for p in (owner, guest):
-        assert not p.errors, p.errors
-        p.context.close()
+    close_clean(owner, guest)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_play_now_seats_you_at_a_started_table_against_bots(browser: Any, server: Stack, game: str) -> None:
-    page = new_page(browser, server, **(PHONE if game in ("zigzag", "smackit") else DESKTOP))
-    sign_up(page, fresh("now"))
-    page.goto("/")
+    page = in_lobby(browser, server, fresh("now"), PHONE if game in ("zigzag", "smackit") else DESKTOP)
     line = page.locator(f"[data-testid=game-line-{game}]").inner_text()
     assert len(line) > 20
     if game == "zack":
@@ -132,14 +137,11 @@ def test_play_now_seats_you_at_a_started_table_against_bots(browser: Any, server
     assert len(bots) >= 1 and len(set(bots)) == len(bots) and all(b.endswith("-bot") for b in bots), names
     if game in ("zack", "smackit"):
         shot(page, f"h7-play-now-{game}-{'phone' if game == 'smackit' else 'desktop'}")
-    assert not page.errors, page.errors
-    page.context.close()
+    close_clean(page)
 
 
 def test_three_bots_have_three_names_in_the_seats_and_the_game(browser: Any, server: Stack) -> None:
-    page = new_page(browser, server, **DESKTOP)
-    sign_up(page, fresh("trio"))
-    page.goto("/")
+    page = in_lobby(browser, server, fresh("trio"))
     page.select_option("[data-testid=create-game]", "zack")
     page.fill("[data-testid=create-seats]", "4")
     page.click("[data-testid=create-submit]")
@@ -158,8 +160,7 @@ def test_three_bots_have_three_names_in_the_seats_and_the_game(browser: Any, ser
     for n in names[1:]:
         assert any(n in p for p in panels), (n, panels)  # uncut, each bot its own
     assert page.locator("ol#seat-list").get_attribute("start") == "1"
-    assert not page.errors, page.errors
-    page.context.close()
+    close_clean(page)
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -215,5 +216,4 @@ def test_ratings_read_as_people_know_them_in_each_language(browser: Any, server:
     page.goto(f"/u/{new}/")
     assert page.locator("[data-testid=rating-zwicker]").inner_text() == "1.500?"
     shot(page, f"h7-profile-provisional-de-{tag}")
-    assert not page.errors, page.errors
-    page.context.close()
+    close_clean(page)

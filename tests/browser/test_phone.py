@@ -24,6 +24,7 @@ from tests.browser.conftest import (
     first_screen_box,
     new_page,
     screenshot,
+    seat_players,
     sideways,
     sign_up,
 )
@@ -256,7 +257,7 @@ def test_zack_challenge_banner_overlays_the_table_without_moving_it(browser: Any
             found = (RULES.view(before, 0), RULES.view(state, 0), e)
             break
     assert found, "no challenge in this random match"
-    players = [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(3)]
+    players = seat_players(3)
     for size in ("phone", "desktop"):
         from tests.browser.conftest import PHONE
 

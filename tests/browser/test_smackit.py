@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_bot_table, sign_up
+from tests.browser.conftest import create_bot_table, describe_all, moment, mount_renderer, seat_players, sign_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -79,20 +79,13 @@ def test_flip_with_space_smack_a_smack_card_and_win_the_pile(page: Any) -> None:
 
 def test_replay_everything_view_shows_what_each_pile_flips_next(page: Any) -> None:
     from games.smackit.rules import RULES
-    from tests.browser.test_zack import describe_all, mount_renderer
     from tests.support.simulate import harness_of, play_random
 
     report = play_random(harness_of("smackit"), 3, 5, max_actions=600, check=False)
-    state = None
-    chosen = None
-    for k, e in enumerate(report.log):
-        state = RULES.fold(state, e)
-        if state["challenge"] is not None and len(state["challenge"]["flips"]) >= 1 and all(state["piles"]):
-            chosen = (k, state)
-            break
+    chosen = moment(RULES, report.log, lambda s: s["challenge"] is not None and len(s["challenge"]["flips"]) >= 1 and all(s["piles"]))
     assert chosen is not None, "no challenge round in this random match"
     k, state = chosen
-    players = [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(3)]
+    players = seat_players(3)
     mount_renderer(page, "smackit", RULES.view_all(state), players)
     for s in range(3):
         face = "number" if state["piles"][s][0] < 50 else ("challenge" if state["piles"][s][0] < 54 else "smack")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.browser.conftest import create_bot_table, sign_up
+from tests.browser.conftest import create_bot_table, describe_all, moment, mount_renderer, seat_players, sign_up
 
 pytestmark = [pytest.mark.browser]
 
@@ -62,70 +62,17 @@ def test_throw_with_space_challenge_a_bot_and_see_the_result(page: Any) -> None:
     page.screenshot(path="/tmp/zack.png", full_page=True)
 
 
-def mount_renderer(page: Any, slug: str, view: dict[str, Any], players: list[dict[str, Any]], lang: str = "en") -> None:
-    """Draw `view` with the game's renderer as the replay page does (no socket: ctx.send is null).
-
-    The renderer's words come from the page's djangojs catalogue, so the page is loaded in `lang`."""
-    open_in_language(page, lang)
-    page.evaluate(
-        """async ([slug, view, players, lang]) => {
-          const link = document.createElement("link");
-          link.rel = "stylesheet"; link.href = `/static/games/${slug}/table.css`;
-          document.head.append(link);
-          await new Promise((ok) => { link.onload = ok; link.onerror = ok; });
-          const main = document.querySelector("main") || document.body;
-          const root = document.createElement("div");
-          root.dataset.testid = "replay-root";
-          main.replaceChildren(root);
-          const mod = await import(`/static/games/${slug}/table.js`);
-          mod.createRenderer(root, { seat: null, lang, send: null, players }).update(view, []);
-        }""",
-        [slug, view, players, lang],
-    )
-
-
-def open_in_language(page: Any, lang: str) -> None:
-    """Load a page in `lang` (Django's language cookie, as the language switch sets it): its catalogue speaks `lang`."""
-    if not page.url.startswith("http"):
-        page.goto("/")
-    page.context.add_cookies([{"name": "django_language", "value": lang, "url": page.url}])
-    page.goto("/")
-    page.wait_for_selector(f"html[lang={lang}]", state="attached")
-
-
-def describe_all(page: Any, slug: str, events: list[dict[str, Any]], players: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """The replay sentence of every event in each language, each from a page loaded in that language."""
-    out: dict[str, list[str]] = {}
-    for lang in ("en", "de", "fr"):
-        open_in_language(page, lang)
-        out[lang] = page.evaluate(
-            """async ([slug, events, players, lang]) => {
-              const mod = await import(`/static/games/${slug}/table.js`);
-              return events.map((e) => mod.describeEvent(e, players));
-            }""",
-            [slug, events, players, lang],
-        )
-    open_in_language(page, "en")
-    return out
-
-
 def test_replay_everything_view_shows_piles_turn_and_out_of_turn_cards(page: Any) -> None:
     from games.zack.rules import RULES
     from tests.support.simulate import harness_of, play_random
 
     report = play_random(harness_of("zack"), 4, 7, max_actions=3000, options={"stop_cards": True}, check=False)
     assert report.finished
-    state = None
-    chosen = None
-    for k, e in enumerate(report.log):
-        state = RULES.fold(state, e)
-        box = state["box"]
-        if not state["finished"] and len(box) >= 5 and any(b.get("oot") for b in box[-4:]) and state["turn"] is not None:
-            chosen = (k, state)
-            break
+    chosen = moment(RULES, report.log, lambda s: not s["finished"] and len(s["box"]) >= 5 and any(b.get("oot") for b in s["box"][-4:])
+                    and s["turn"] is not None)
     assert chosen is not None, "no box with an out-of-turn card among the top four in this random match"
     k, state = chosen
-    players = [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(4)]
+    players = seat_players(4)
     mount_renderer(page, "zack", RULES.view_all(state), players)
     for s in range(4):
         expect(page.locator(f"[data-testid=revealed-{s}] .zack-count")).not_to_have_count(0)

@@ -18,7 +18,17 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, axe_violations, create_bot_table, screenshot, sign_up
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    axe_violations,
+    create_bot_table,
+    describe_all,
+    moment,
+    screenshot,
+    seat_players,
+    sign_up,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -242,15 +252,11 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
 
     report = play_random(harness_of("zigzag"), 4, 23, max_actions=3000, options={"signals_seen": True}, check=False)
     assert report.finished
-    state = None
-    chosen = None
-    for k, e in enumerate(report.log):
-        state = RULES.fold(state, e)
-        if not state["finished"] and any(state["signals"]) and any(c is not None for c in state["starting"]) and state["centre"]:
-            chosen = (k, state)
+    chosen = moment(RULES, report.log, lambda s: not s["finished"] and any(s["signals"]) and any(c is not None for c in s["starting"])
+                    and s["centre"], last=True)
     assert chosen is not None, "no moment with a sign, an untaken starting card and a centre in this random match"
     k, state = chosen
-    players = [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(4)]
+    players = seat_players(4)
     view = RULES.view_all(state)
     _mount(page, view, players)
     expect(page.locator("[data-testid=xray-note]")).to_be_visible()
@@ -288,7 +294,6 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     # The replay's event list: one sentence per event in each language, every kind of the match.
     events = [dict(RULES.redact(e, None) or {"kind": None}, seq=i + 1, t_ms=100 * i) for i, e in enumerate(report.log)]
     events = [e for e in events if e["kind"]] + [dict(e, seq=i + 1, t_ms=100 * i) for i, e in enumerate(report.log)]
-    from tests.browser.test_zack import describe_all
 
     texts = describe_all(page, "zigzag", events, players)  # each language from a page loaded in it
     kinds = {e["kind"] for e in events}

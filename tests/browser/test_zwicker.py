@@ -20,7 +20,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import axe_violations, create_bot_table, screenshot, sign_up
+from tests.browser.conftest import (
+    axe_violations,
+    create_bot_table,
+    describe_all,
+    moment,
+    mount_renderer,
+    screenshot,
+    seat_players,
+    sign_up,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -162,20 +171,13 @@ def test_the_create_form_sets_how_long_a_player_may_be_away(page: Any) -> None:
 
 def test_replay_everything_view_turns_every_card_up(page: Any) -> None:
     from games.zwicker.rules import RULES
-    from tests.browser.test_zack import describe_all, mount_renderer
     from tests.support.simulate import harness_of, play_random
 
     report = play_random(harness_of("zwicker"), 3, 11, max_actions=400, check=False)
-    state = None
-    chosen = None
-    for k, e in enumerate(report.log):
-        state = RULES.fold(state, e)
-        if state["drawn"] is not None and state["turn_no"] >= 3 and state["outcome"] is None:
-            chosen = (k, state)
-            break
+    chosen = moment(RULES, report.log, lambda s: s["drawn"] is not None and s["turn_no"] >= 3 and s["outcome"] is None)
     assert chosen is not None, "no turn with a drawn card in this random match"
     k, state = chosen
-    players = [{"seat": s, "username": f"player{s}", "bot": s > 0} for s in range(3)]
+    players = seat_players(3)
     view = RULES.view_all(state)
     mount_renderer(page, "zwicker", view, players)
     filled = sum(1 for row in state["slots"] for c in row if c is not None)

@@ -1,11 +1,11 @@
 // Smack It! live table renderer: draws the whole table from a `view`, shows events as transient feedback.
-// Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
+// Plain ES module on static/platform/kit.js (the renderer contract is documented there); untrusted text (usernames)
+// is only ever set with textContent. Words: the djangojs catalogue, in the table below.
 
-// The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
-import { el, fill, legalOf, seatName, svg, WORDS } from "../../platform/kit.js";
+import { el, fill, kindIn, kindWords, legalOf, seatName, svg, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
-  ...WORDS, // the words every game says alike (kit.js)
+  ...WORDS,
   flip: gettext("Flip"),
   smack: gettext("Smack!"),
   flipKey: gettext("space"),
@@ -124,17 +124,13 @@ function sentence(t, e, name) {
 }
 
 // The replay's ★ stops: smacks, piles changing hands, challenges, forfeits, a player out.
-const IMPORTANT = new Set(["smacked", "pile_won", "challenge_started", "challenge_restarted", "challenge_ended", "forfeited", "out"]);
+export const isImportant = kindIn(["smacked", "pile_won", "challenge_started", "challenge_restarted", "challenge_ended", "forfeited", "out"]);
 
-export function isImportant(event) {
-  return IMPORTANT.has(event.kind);
-}
-
-// One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
+// The replay's sentence of an event: the live feedback's where there is one, more detail for flips and deals.
 export function describeEvent(event, players) {
-  const t = STRINGS;
   const d = (event && event.data) || {};
   const name = (seat) => seatName(players, seat);
+  const t = STRINGS;
   switch (event.kind) {
     case "dealt": {
       const sizes = Array.isArray(d.sizes) ? d.sizes : (d.piles || []).map((p) => (Array.isArray(p) ? p.length : 0));
@@ -160,14 +156,13 @@ export function describeEvent(event, players) {
     default: {
       const item = sentence(t, event, name);
       if (item) return `${item.text}.`.replace(/([.!])\.$/, "$1");
-      return `${event.seat === null || event.seat === undefined ? "" : `${name(event.seat)}: `}${String(event.kind || "").replaceAll("_", " ")}`;
+      return kindWords(event, name);
     }
   }
 }
 
 export function createRenderer(root, ctx) {
   const t = STRINGS;
-  const fmt = (key, values) => fill(t[key], values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
   let clockOffset = null; // Date.now() - match ms, estimated from event times
@@ -201,7 +196,7 @@ export function createRenderer(root, ctx) {
   function name(seat) {
     if (seat === null || seat === undefined) return "?";
     const p = (api.players || []).find((x) => x.seat === seat);
-    const base = p ? p.username : fmt("seat", { n: seat + 1 });
+    const base = p ? p.username : fill(t.seat, { n: seat + 1 });
     return seat === ctx.seat ? `${base} (${t.you})` : base;
   }
 
@@ -218,7 +213,7 @@ export function createRenderer(root, ctx) {
     if (!card) {
       node.append(el("span", { class: "smackit-muted", text: t.empty }));
     } else if (face === "number") {
-      node.setAttribute("aria-label", fmt("number", { n: card.value }));
+      node.setAttribute("aria-label", fill(t.number, { n: card.value }));
       node.append(el("span", { class: "smackit-corner", text: card.value }), el("span", { class: "smackit-value", text: card.value }));
     } else if (face === "challenge") {
       node.setAttribute("aria-label", t.challengeCard);
@@ -325,7 +320,7 @@ export function createRenderer(root, ctx) {
     const pile = (view.reveal && view.reveal.piles && view.reveal.piles[s]) || [];
     const top = view.pile_tops[s];
     const box = el("span", { class: "smackit-next", "data-testid": `next-${s}`,
-      title: fmt("pileHolds", { name: name(s), n: view.piles[s], card: cardLabel(t, top) }) },
+      title: fill(t.pileHolds, { name: name(s), n: view.piles[s], card: cardLabel(t, top) }) },
     el("span", { class: "smackit-muted", text: `${t.next}:` }), cardNode(top, "mini"));
     const challenges = pile.filter((c) => c.face === "challenge").length;
     const smacks = pile.filter((c) => c.face === "smack").length;
@@ -349,12 +344,12 @@ export function createRenderer(root, ctx) {
       centreBox.append(el("div", { class: "smackit-forfeits", "data-testid": "forfeits" }, el("span", { class: "smackit-muted", text: t.forfeits }),
         ...c.bottom_forfeits.map((card) => cardNode(card, "small", `centre-${card.id}`))));
     }
-    if (view.removed) centreBox.append(el("p", { class: "smackit-muted", "data-testid": "removed", text: fmt("removed", { n: view.removed }) }));
+    if (view.removed) centreBox.append(el("p", { class: "smackit-muted", "data-testid": "removed", text: fill(t.removed, { n: view.removed }) }));
     const ls = view.last_smack;
     if (ls) {
       const line = el("p", { class: "smackit-last", "data-testid": "last-smack" }, el("b", { text: `${t.lastSmack}: ` }),
         seatBadge(ls.seat), el("span", { text: ` ${ls.reaction_ms} ms` }));
-      for (const b of ls.behind || []) line.append(el("span", { class: "smackit-behind" }, seatBadge(b.seat), el("span", { text: ` ${fmt("behind", { ms: b.ms })}` })));
+      for (const b of ls.behind || []) line.append(el("span", { class: "smackit-behind" }, seatBadge(b.seat), el("span", { text: ` ${fill(t.behind, { ms: b.ms })}` })));
       centreBox.append(line);
     }
   }
@@ -364,17 +359,17 @@ export function createRenderer(root, ctx) {
     challengeBox.replaceChildren();
     challengeBox.hidden = !ch.active;
     if (!ch.active) return;
-    challengeBox.append(el("h3", {}, boltIcon(), el("span", { text: ` ${t.challenge}` })), el("p", { text: fmt("challengeBy", { name: name(ch.by) }) }));
+    challengeBox.append(el("h3", {}, boltIcon(), el("span", { text: ` ${t.challenge}` })), el("p", { text: fill(t.challengeBy, { name: name(ch.by) }) }));
     const list = el("ol", { class: "smackit-flips" });
     for (const f of ch.flips) {
       const isBest = ch.best && ch.best.card.id === f.card.id;
       list.append(el("li", { class: isBest ? "smackit-best" : null }, seatBadge(f.seat), cardNode(f.card, "small", `challenge-${f.card.id}`)));
     }
     challengeBox.append(list);
-    if (ch.best) challengeBox.append(el("p", { "data-testid": "challenge-best", text: fmt("best", { value: ch.best.card.value, name: name(ch.best.seat) }) }));
+    if (ch.best) challengeBox.append(el("p", { "data-testid": "challenge-best", text: fill(t.best, { value: ch.best.card.value, name: name(ch.best.seat) }) }));
     const done = new Set(ch.flipped_by);
     const waiting = ch.order.filter((s) => !done.has(s) && view.piles[s] > 0);
-    if (waiting.length) challengeBox.append(el("p", { class: "smackit-muted", text: fmt("waiting", { names: waiting.map(name).join(", ") }) }));
+    if (waiting.length) challengeBox.append(el("p", { class: "smackit-muted", text: fill(t.waiting, { names: waiting.map(name).join(", ") }) }));
   }
 
   function drawStatus() {
@@ -382,7 +377,7 @@ export function createRenderer(root, ctx) {
     else if (racePending()) statusLine.textContent = t.raceJudging;
     else if (smackPending()) statusLine.textContent = t.smackPending;
     else if (view.turn === ctx.seat && ctx.seat !== null) statusLine.textContent = t.yourTurn;
-    else statusLine.textContent = fmt("turnOf", { name: name(view.turn) });
+    else statusLine.textContent = fill(t.turnOf, { name: name(view.turn) });
     statusLine.classList.toggle("smackit-mine", canFlip());
     statusLine.classList.toggle("smackit-pending", smackPending());
     if (flipButton) flipButton.disabled = !canFlip();
@@ -395,11 +390,11 @@ export function createRenderer(root, ctx) {
     const parts = [];
     if (view.flip_due_ms !== null && view.flip_due_ms !== undefined && view.turn === ctx.seat) {
       const s = Math.max(0, Math.ceil((view.flip_due_ms - now) / 1000));
-      if (s <= 5) parts.push(fmt("autoFlip", { s }));
+      if (s <= 5) parts.push(fill(t.autoFlip, { s }));
     }
     if (view.limit_due_ms) {
       const left = Math.max(0, Math.floor((view.limit_due_ms - now) / 1000));
-      if (left <= 120) parts.push(fmt("timeLeft", { m: Math.floor(left / 60), s: String(left % 60).padStart(2, "0") }));
+      if (left <= 120) parts.push(fill(t.timeLeft, { m: Math.floor(left / 60), s: String(left % 60).padStart(2, "0") }));
     }
     timerLine.textContent = parts.join(" · ");
   }
@@ -415,7 +410,7 @@ export function createRenderer(root, ctx) {
     if (!view.finished || !view.outcome) return;
     const o = view.outcome;
     outcomeBox.append(el("h3", { text: view.reason === "time_limit" ? `${t.finished} — ${t.timeLimit}` : t.finished }),
-      el("p", { "data-testid": "winner", text: fmt("winner", { names: o.winners.map(name).join(", ") }) }));
+      el("p", { "data-testid": "winner", text: fill(t.winner, { names: o.winners.map(name).join(", ") }) }));
     const rows = [...o.placements].sort((a, b) => a.place - b.place || a.seat - b.seat);
     outcomeBox.append(el("table", { class: "smackit-results" },
       el("thead", {}, el("tr", {}, el("th", { text: t.place }), el("th", { text: t.player }), el("th", { text: t.score }))),

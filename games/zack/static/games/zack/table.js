@@ -1,12 +1,12 @@
 // ZACK! live table renderer: draws the whole table from a `view`; events only add transient feedback.
-// Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
+// Plain ES module on static/platform/kit.js (the renderer contract is documented there); untrusted text (usernames)
+// is only ever set with textContent. Words: the djangojs catalogue, in the table below.
 // The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
 
-// The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
-import { el as kitEl, fill, legalOf, seatName, WORDS } from "../../platform/kit.js";
+import { el as kitEl, fill, kindIn, kindWords, legalOf, seatName, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
-  ...WORDS, // the words every game says alike (kit.js)
+  ...WORDS,
   throw: gettext("Throw"),
   throwKey: gettext("space"),
   challenge: gettext("Challenge"),
@@ -110,11 +110,8 @@ function el(tag, attrs, ...children) {
 }
 
 // The replay's ★ stops: challenges, colour cards, returned cards, colours passed on, a card thrown out of turn.
-const IMPORTANT = new Set(["challenged", "colour_thrown", "returned", "colours_passed"]);
-
-export function isImportant(event) {
-  return IMPORTANT.has(event.kind) || (event.kind === "thrown" && (event.data || {}).out_of_turn === true);
-}
+export const isImportant = kindIn(["challenged", "colour_thrown", "returned", "colours_passed"],
+  (event) => event.kind === "thrown" && (event.data || {}).out_of_turn === true);
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, players) {
@@ -151,13 +148,12 @@ export function describeEvent(event, players) {
     case "finished":
       return fill(t.evFinished, { name: name(d.winner !== undefined ? d.winner : (d.outcome && d.outcome.winners || [])[0]) });
     default:
-      return `${event.seat === null || event.seat === undefined ? "" : `${name(event.seat)}: `}${String(event.kind || "").replaceAll("_", " ")}`;
+      return kindWords(event, name);
   }
 }
 
 export function createRenderer(root, ctx) {
   const t = STRINGS;
-  const fmt = (key, values) => fill(t[key], values);
   const api = { players: ctx.players || [], update, destroy };
   let view = null;
   let clockOffset = null; // Date.now() minus match ms, estimated from event times
@@ -182,7 +178,7 @@ export function createRenderer(root, ctx) {
   function nameOf(seat) {
     if (seat === null || seat === undefined) return "?";
     const p = (api.players || []).find((x) => x.seat === seat);
-    const base = p ? p.username : fmt("seat", { n: seat + 1 });
+    const base = p ? p.username : fill(t.seat, { n: seat + 1 });
     return seat === ctx.seat ? `${base} (${t.you})` : base;
   }
 
@@ -298,7 +294,7 @@ export function createRenderer(root, ctx) {
     boxArea.replaceChildren();
     const box = view.box || [];
     const head = el("div", { class: "zack-box-head" },
-      el("span", { text: box.length ? fmt("boxCount", { n: box.length }) : t.boxEmpty }));
+      el("span", { text: box.length ? fill(t.boxCount, { n: box.length }) : t.boxEmpty }));
     if (view.lr_swapped) head.append(el("span", { class: "zack-tag warn", "data-testid": "lr-swapped", text: `⇄ ${t.lrSwapped}` }));
     boxArea.append(head);
     const fan = el("ol", { class: "zack-fan", "data-testid": "fan" });
@@ -308,7 +304,7 @@ export function createRenderer(root, ctx) {
       const item = el("li", { class: `zack-fan-item${fromTop < 4 ? " readable" : " buried"}`, "data-testid": `box-${box.length - 1 - fromTop}`,
         style: `--hue:${HUES[seatColour(entry.seat)] || "#888"}` });
       item.append(entry.card ? cardNode(entry.card) : colourCardNode(entry.colour_card));
-      const byline = el("span", { class: "zack-byline", title: fmt("thrower", { name: nameOf(entry.seat) }) });
+      const byline = el("span", { class: "zack-byline", title: fill(t.thrower, { name: nameOf(entry.seat) }) });
       const colour = seatColour(entry.seat);
       if (colour) byline.append(colourTag(colour, "tiny"));
       byline.append(el("span", { text: nameOf(entry.seat) }));
@@ -322,15 +318,15 @@ export function createRenderer(root, ctx) {
   function drawStatus() {
     const now = matchNow();
     let text;
-    if (view.finished) text = fmt("winner", { name: who(view.winner) });
+    if (view.finished) text = fill(t.winner, { name: who(view.winner) });
     else if (view.waiting_choice !== null && view.waiting_choice !== undefined) {
-      text = fmt("waitingChoice", { name: who(view.waiting_choice) });
-      if (now !== null && view.choose_due_ms) text += ` — ${fmt("choiceIn", { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
-    } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fmt("turnOf", { name: who(view.turn) });
+      text = fill(t.waitingChoice, { name: who(view.waiting_choice) });
+      if (now !== null && view.choose_due_ms) text += ` — ${fill(t.choiceIn, { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
+    } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fill(t.turnOf, { name: who(view.turn) });
     else text = ctx.send ? t.turnHidden : `${t.spectator} — ${t.turnHidden}`;
     const extra = [];
     if (!view.finished && now !== null) {
-      if (view.paused_until_ms && now < view.paused_until_ms) extra.push(fmt("pause", { s: ((view.paused_until_ms - now) / 1000).toFixed(1) }));
+      if (view.paused_until_ms && now < view.paused_until_ms) extra.push(fill(t.pause, { s: ((view.paused_until_ms - now) / 1000).toFixed(1) }));
       if (view.settle_until_ms && now < view.settle_until_ms) extra.push(t.settling);
     }
     // fair races: a challenge is judged for up to the table's lag cap; the box stands still meanwhile
@@ -345,7 +341,7 @@ export function createRenderer(root, ctx) {
     const mine = view.seats[ctx.seat];
     if (!mine) return;
     if (view.waiting_choice === ctx.seat) {
-      const group = el("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, el("span", { class: "zack-hint" }, t.choose, el("small", { class: "key-hint", text: ` (${fmt("chooseKeys", { n: view.seats.length })})` })));
+      const group = el("div", { class: "zack-choose", role: "group", "aria-label": t.choose }, el("span", { class: "zack-hint" }, t.choose, el("small", { class: "key-hint", text: ` (${fill(t.chooseKeys, { n: view.seats.length })})` })));
       view.seats.forEach((row, k) => {
         group.append(el("button", { type: "button", class: "zack-colour-button", "data-testid": `choose-${row.colour}`, style: `--hue:${HUES[row.colour]}`,
           disabled: !legalOf(view, "choose", { colour: row.colour }),
@@ -362,7 +358,7 @@ export function createRenderer(root, ctx) {
       disabled: !legalOf(view, "colour", null, !mine.colour_card_in_box), style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
     el("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), el("span", { text: ` ${t.colourCard}` }), el("small", { text: t.colourKey }));
     const challenges = el("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
-      el("span", { class: "zack-hint" }, t.challenge, el("small", { class: "key-hint", text: ` (${fmt("challengeKeys", { n: view.seats.length - 1 })})` })));
+      el("span", { class: "zack-hint" }, t.challenge, el("small", { class: "key-hint", text: ` (${fill(t.challengeKeys, { n: view.seats.length - 1 })})` })));
     opponents().forEach((seat, k) => {
       const colour = view.seats[seat].colour;
       challenges.append(el("button", { type: "button", class: "zack-challenge", "data-testid": `challenge-${colour}`, style: `--hue:${HUES[colour]}`,
@@ -425,26 +421,26 @@ export function createRenderer(root, ctx) {
       case "challenged": {
         const values = { by: who(d.by), target: who(d.target_seat), taker: who(d.taker), next: who(d.next), cards: cardCount(t, d.cards_taken) };
         const key = d.result === "success" ? (d.reason === "wrong_turn" ? "chSuccessWrong" : "chSuccessSlow") : "chFail";
-        note(fmt(key, values), d.result === "success" ? "good" : "bad", true);
+        note(fill(t[key], values), d.result === "success" ? "good" : "bad", true);
         break;
       }
       case "returned": {
         const values = { name: who(e.seat), why: t[`why_${d.why}`] || d.why };
-        note(fmt(d.card ? "retCard" : d.challenge ? "retChallenge" : "retColour", values), "info", false);
+        note(fill(d.card ? t.retCard : d.challenge ? t.retChallenge : t.retColour, values), "info", false);
         break;
       }
       case "thrown":
-        if (d.card && String(d.card.face).startsWith("stop_")) note(fmt("stopCard", { name: who(e.seat), face: t.faces[d.card.face] }), "stop", true);
+        if (d.card && String(d.card.face).startsWith("stop_")) note(fill(t.stopCard, { name: who(e.seat), face: t.faces[d.card.face] }), "stop", true);
         break;
       case "chosen":
-        note(d.by_timer ? fmt("chosenTimer", { name: who(d.target_seat) })
-          : fmt("chosen", { name: who(e.seat), colour: t.colours[d.colour] || d.colour, target: who(d.target_seat) }), "stop", true);
+        note(d.by_timer ? fill(t.chosenTimer, { name: who(d.target_seat) })
+          : fill(t.chosen, { name: who(e.seat), colour: t.colours[d.colour] || d.colour, target: who(d.target_seat) }), "stop", true);
         break;
       case "colours_passed":
         note(t.passed, "stop", true);
         break;
       case "colour_thrown":
-        note(fmt(d.win ? "won" : "colourError", { name: who(e.seat) }), d.win ? "good" : "bad", true);
+        note(fill(d.win ? t.won : t.colourError, { name: who(e.seat) }), d.win ? "good" : "bad", true);
         break;
       default:
         break;

@@ -1,12 +1,12 @@
 // ZIGZAG live table renderer: draws the whole table from a `view`; events only add transient feedback.
-// Plain ES module, no build step. Untrusted text (usernames) is only ever set with textContent.
+// Plain ES module on static/platform/kit.js (the renderer contract is documented there); untrusted text (usernames)
+// is only ever set with textContent. Words: the djangojs catalogue, in the table below.
 // Exchange: click a hand card, then a centre card. STOP / Z: click the card in your hand, then a player, then a centre card.
 
-// The renderer contract and the helpers: static/platform/kit.js. Words: the djangojs catalogue (a table below).
-import { el, fill, legalOf, svg, WORDS } from "../../platform/kit.js";
+import { el, fill, kindIn, kindWords, legalOf, svg, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
-  ...WORDS, // the words every game says alike (kit.js)
+  ...WORDS,
   manche: gettext("Manche {n}"),
   tour: gettext("tour {n}"),
   timer: gettext("{s} left"),
@@ -179,11 +179,7 @@ function cardText(S, card) {
 }
 
 // The replay's ★ stops: announcements, counters, STOPs and Zs, hands replaced, a hand's end.
-const IMPORTANT = new Set(["announced", "countered", "stopped", "z_played", "hands_replaced", "manche_ended"]);
-
-export function isImportant(event) {
-  return IMPORTANT.has(event.kind);
-}
+export const isImportant = kindIn(["announced", "countered", "stopped", "z_played", "hands_replaced", "manche_ended"]);
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, players) {
@@ -252,7 +248,7 @@ export function describeEvent(event, players) {
         return winners.length ? fill(E.finished, { team: team(winners[0] % (seats / 2)) }) : S.finished;
       }
       default:
-        return `${Number.isInteger(event.seat) ? `${nm}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
+        return kindWords(event, who);
     }
   }
 }

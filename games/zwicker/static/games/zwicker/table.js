@@ -2,8 +2,8 @@
 // redacted `events` only for transient feedback (a looked-at card shown for
 // `peek_ms`, what just happened in words). No framework and no HTML parsing: every
 // text goes through textContent because usernames are untrusted.
-// The renderer contract and the helpers: static/platform/kit.js.
-import { el, fill, legalOf, seatName } from "../../platform/kit.js";
+// The renderer contract (createRenderer, describeEvent, isImportant) is documented in static/platform/kit.js.
+import { el, fill, kindIn, kindWords, legalOf, seatName } from "../../platform/kit.js";
 
 const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const RED = new Set(["diamonds", "hearts"]);
@@ -110,12 +110,11 @@ function cardLabel(c) {
   return `${RANK_LABEL[c.rank] || c.rank}${SUIT_SYMBOL[c.suit] || ""}`;
 }
 
-// The replay's ★ stops: snaps (right, wrong, taken back) and the Zwicker! call.
-const IMPORTANT = new Set(["snapped", "snap_wrong", "snap_taken_back", "called"]);
+// The live feedback of the events said in one sentence about their seat.
+const SAID = { called: "ev_called", reshuffled: "ev_reshuffled", turn_timeout: "ev_timeout", finished: "ev_finished" };
 
-export function isImportant(event) {
-  return IMPORTANT.has(event.kind);
-}
+// The replay's ★ stops: snaps (right, wrong, taken back) and the Zwicker! call.
+export const isImportant = kindIn(["snapped", "snap_wrong", "snap_taken_back", "called"]);
 
 // One short sentence per event for the replay's event list (plain text: the caller sets it with textContent).
 export function describeEvent(event, players) {
@@ -172,7 +171,7 @@ export function describeEvent(event, players) {
     case "looks_ended":
       return t("ev_looks_ended");
     default:
-      return `${Number.isInteger(event.seat) ? `${name}: ` : ""}${String(event.kind || "").replaceAll("_", " ")}`;
+      return kindWords(event, who);
   }
 }
 
@@ -288,24 +287,17 @@ export function createRenderer(root, ctx) {
         (d.slots || []).forEach((s) => forget(e.seat, s));
         break;
       case "snap_wrong":
-        say(t("ev_wrong", name, (d.cards || []).map(cardName).join(" ")));
+      case "snap_taken_back": { // the cards come back face up: everybody saw them
+        const shown = (d.cards || []).map(cardName).join(" ");
+        say(e.kind === "snap_wrong" ? t("ev_wrong", name, shown) : t("ev_back", name, who(d.first), shown));
         (d.slots || []).forEach((s, i) => reveal(e.seat, s, (d.cards || [])[i]));
         break;
-      case "snap_taken_back":
-        say(t("ev_back", name, who(d.first), (d.cards || []).map(cardName).join(" ")));
-        (d.slots || []).forEach((s, i) => reveal(e.seat, s, (d.cards || [])[i]));
-        break;
+      }
       case "called":
-        say(t("ev_called", name));
-        break;
       case "reshuffled":
-        say(t("ev_reshuffled"));
-        break;
       case "turn_timeout":
-        say(t("ev_timeout", name));
-        break;
       case "finished":
-        say(t("ev_finished"));
+        say(t(SAID[e.kind], name));
         break;
       default:
         break;
