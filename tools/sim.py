@@ -20,7 +20,6 @@ import copy
 import heapq
 import json
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,17 +65,6 @@ class RandomLines:
 # --- drawing actions -------------------------------------------------------------
 
 
-LegacyDraw = Callable[[State, int, int, random.Random], "Action | None"]
-
-
-def legal_or_none(rules: Rules, state: State, seat: int) -> list[Action] | None:
-    """The seat's legal actions, or None while a game has not implemented `legal_actions` yet."""
-    try:
-        return rules.legal_actions(state, seat)
-    except (AttributeError, NotImplementedError):
-        return None
-
-
 def pick_legal(legal: list[Action], rng: random.Random, kind_weights: dict[str, float] | None = None) -> Action | None:
     """One kind at random (weighted if the game asks), then one action of that kind."""
     picked = pick_weighted([(None, a) for a in legal], rng, kind_weights)
@@ -119,7 +107,7 @@ def spoil(action: Action, rng: random.Random) -> Action | None:
 
 def malformed_action(rules: Rules, state: State, seat: int, rng: random.Random) -> Action | Any:
     """An action no rules may accept from a real seat: not an object, no or wrong kind, a timer, a spoiled field."""
-    legal = legal_or_none(rules, state, seat) or []
+    legal = rules.legal_actions(state, seat)
     r = rng.random()
     if r < 0.45 and legal:
         spoilt = spoil(rng.choice(legal), rng)
@@ -146,16 +134,9 @@ def random_action(
     rng: random.Random,
     *,
     malformed: float = MALFORMED,
-    legacy: LegacyDraw | None = None,
-    now_ms: int = 0,
 ) -> Action | Any:
-    """For drivers that submit through the platform: a legal action, sometimes a malformed one; None if none.
-
-    `legacy` (a game's own draw) serves only while its rules have no `legal_actions` yet.
-    """
-    legal = legal_or_none(rules, state, seat)
-    if legal is None:
-        return legacy(state, seat, now_ms, rng) if legacy else None
+    """For drivers that submit through the platform: a legal action, sometimes a malformed one; None if none."""
+    legal = rules.legal_actions(state, seat)
     if rng.random() < malformed:
         return malformed_action(rules, state, seat, rng)
     return pick_legal(legal, rng)
@@ -241,7 +222,6 @@ def play_random(
     timings: RandomLines | None = None,
     kind_weights: dict[str, float] | None = None,
     by_table: bool = False,
-    legacy: LegacyDraw | None = None,
 ) -> RandomPlayReport:
     """Play one random match; `checks` (if any) asserts every invariant after every step.
 
@@ -250,8 +230,7 @@ def play_random(
     then a malformed one, also refused). `by_table` draws the kind among
     every seat's legal actions (then a seat and action of that kind) instead
     of a random seat's: for games where most seats can only make one kind of
-    move most of the time (anyone may smack, one seat flips). `legacy` is a game's own
-    `random_action`, used only while its rules have no `legal_actions` yet.
+    move most of the time (anyone may smack, one seat flips).
     """
     rng = random.Random(seed)
     log = [dict(e, seq=i + 1, t_ms=0) for i, e in enumerate(rules.setup(seats, options or {}, rng))]
@@ -277,10 +256,8 @@ def play_random(
             seat, action = None, {"kind": TIMER, "id": timer_id}
         else:
             seat = rng.randrange(seats)
-            legal = legal_or_none(rules, state, seat)
-            if legal is None:  # a game not yet on legal_actions: its own draw, its own garbage
-                action = legacy(state, seat, now, rng) if legacy else None
-            elif rng.random() < malformed:
+            legal = rules.legal_actions(state, seat)
+            if rng.random() < malformed:
                 spoilt = True
                 seat, action, now_ms, timing = _malformed_call(rules, state, seats, seat, legal, now, rng)
             elif by_table:

@@ -91,6 +91,14 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   turn to the winner and re-arms it), and a second smack by a seat whose claim
   is pending is a RuleError `already_smacked` (its hand already lies on the
   card). The length limit settles a pending race at once, then ends the match.
+- [D kit] The checks before every move are the shared kit's (engine.GameRules):
+  a malformed race `Timing` (not whole numbers, a negative compensation) is
+  refused with `bad_action`; the error codes are otherwise unchanged.
+- [D legal] `legal_actions` (in every seat's view as `legal`) lists a smack for
+  every seat not out for good and not already claiming in the pending race,
+  and a flip for the turn holder unless a smack card lies on top. It is of the
+  state as it stands: a race whose timer is late still counts as pending
+  (decide settles it before the action).
 """
 
 from __future__ import annotations
@@ -260,14 +268,19 @@ class SmackItRules(GameRules):
             "reason": None,
         }
 
-    def _on_flipped(self, state: State, e: Event) -> State:
-        d = e["data"]
+    @staticmethod
+    def _top_taken(state: State, e: Event) -> tuple[State, int, int]:
+        """A copy of the state with the event seat's top card taken off its pile (a flip, a forfeit): (state, seat, card)."""
         st = dict(state)
         s = e["seat"]
-        cid = d["card"]["id"]
         piles = list(st["piles"])
         piles[s] = piles[s][1:]
         st["piles"] = piles
+        return st, s, e["data"]["card"]["id"]
+
+    def _on_flipped(self, state: State, e: Event) -> State:
+        d = e["data"]
+        st, s, cid = self._top_taken(state, e)
         st["centre"] = [*st["centre"], cid]
         st["top_at"] = d["at_ms"]
         st["turn"] = d["next"]
@@ -350,12 +363,7 @@ class SmackItRules(GameRules):
 
     def _on_forfeited(self, state: State, e: Event) -> State:
         d = e["data"]
-        st = dict(state)
-        s = e["seat"]
-        cid = d["card"]["id"]
-        piles = list(st["piles"])
-        piles[s] = piles[s][1:]
-        st["piles"] = piles
+        st, _, cid = self._top_taken(state, e)
         if not st["centre"]:
             st["top_at"] = d["at_ms"]
         st["centre"] = [cid, *st["centre"]]

@@ -65,7 +65,7 @@ async def test_random_play_through_sockets_keeps_log_state_and_secrets(slug: str
         if m.status != Match.Status.LIVE:
             return
         seat = rng.randrange(seats)
-        action = random_action(h.rules, m.state, seat, rng, legacy=h.random_action, now_ms=m.last_t_ms)
+        action = random_action(h.rules, m.state, seat, rng)
         if action is None:
             return
         try:

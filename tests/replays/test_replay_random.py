@@ -110,7 +110,7 @@ async def test_replay_of_random_play_matches_live_sockets_and_the_fold(
         if m.status != Match.Status.LIVE:
             return
         seat = rng.randrange(seats)
-        action = random_action(h.rules, m.state, seat, rng, legacy=h.random_action, now_ms=m.last_t_ms)
+        action = random_action(h.rules, m.state, seat, rng)
         if action is not None:
             try:
                 services.action_submit(match_id=match.pk, seat=seat, action=action, action_id=f"r{i}")

@@ -121,7 +121,7 @@ def twin_matches(
             now, seat, action = max(now, due), None, {"kind": "timer", "id": tid}
         else:
             seat = rng.randrange(seats)
-            action = random_action(HARNESS.rules, b.state, seat, rng, legacy=HARNESS.random_action, now_ms=now)
+            action = random_action(HARNESS.rules, b.state, seat, rng)
             if action is None:
                 continue
             if isinstance(action, dict):  # the harness signs at random: here only team T signs, in A only

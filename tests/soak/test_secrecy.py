@@ -125,7 +125,7 @@ async def one_table(h: Harness, slug: str, seats: int, options: dict[str, Any], 
             seat, action, action_id = None, {"kind": "timer", "id": timer.timer_id}, f"timer:{timer.timer_id}"[:64]
         else:
             seat = rng.randrange(seats)
-            action = random_action(h.rules, m.state, seat, rng, legacy=h.random_action, now_ms=m.last_t_ms)
+            action = random_action(h.rules, m.state, seat, rng)
             action_id = f"r{i}"
             if action is None:
                 return True

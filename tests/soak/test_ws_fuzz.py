@@ -182,7 +182,7 @@ async def run_script(slug: str, script: list[tuple[int, str, Any, int]]) -> None
         if kind == "move":
             state, t_ms = await live()
             seat = sock.seat if sock.seat is not None else random.Random(seed).randrange(seats)
-            action = random_action(h.rules, state, seat, random.Random(seed), legacy=h.random_action, now_ms=t_ms)
+            action = random_action(h.rules, state, seat, random.Random(seed))
             if action is None:
                 kind = "ping"
             else:

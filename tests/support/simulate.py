@@ -23,7 +23,6 @@ from tools.sim import (
     BotMatchReport,
     Checks,
     InvariantError,
-    LegacyDraw,
     RandomLines,
     RandomPlayReport,
     json_round_trip,
@@ -65,8 +64,6 @@ class Harness:
       purposeful kinds come up more often.
     - `by_table`: draw the kind among every seat's legal actions rather than
       a random seat's (see `tools.sim.play_random`).
-    - `random_action`: transitional, a game's own draw while its rules have no
-      `legal_actions` yet.
     """
 
     rules: Rules
@@ -76,7 +73,6 @@ class Harness:
     bots: Callable[[], Bot] | None = None
     kind_weights: dict[str, float] | None = None
     by_table: bool = False
-    random_action: LegacyDraw | None = None
 
 
 def iter_cards(obj: Any) -> Iterator[dict[str, Any]]:
@@ -159,7 +155,6 @@ def play_random(
         timings=RandomLines(seed) if timings else None,
         kind_weights=harness.kind_weights,
         by_table=harness.by_table,
-        legacy=harness.random_action,
     )
 
 
@@ -169,7 +164,4 @@ def harness_of(slug: str) -> Harness:
         from tests.support import tinygame
 
         return tinygame.HARNESS
-    try:
-        return importlib.import_module(f"tests.games.{slug}.harness").HARNESS
-    except ModuleNotFoundError:  # transitional: a game whose harness has not moved out of games/ yet
-        return importlib.import_module(f"games.{slug}.harness").HARNESS
+    return importlib.import_module(f"tests.games.{slug}.harness").HARNESS

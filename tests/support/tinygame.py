@@ -19,7 +19,10 @@ def card(cid: int) -> dict[str, Any]:
 
 
 class TinyRules:
+    """Its own decide on purpose (not engine.GameRules): the platform must serve any object keeping the Rules protocol."""
+
     slug = "tiny"
+    races: frozenset[str] = frozenset()
     name = "Tiny"
     min_seats = 2
     max_seats = 4
@@ -65,7 +68,9 @@ class TinyRules:
             s["over"] = d["outcome"]
         return s
 
-    def decide(self, state: Any, seat: int | None, action: dict[str, Any], now_ms: int, rng: random.Random) -> list[Event]:
+    def decide(
+        self, state: Any, seat: int | None, action: dict[str, Any], now_ms: int, rng: random.Random, *, timing: Any = None
+    ) -> list[Event]:
         if state["over"] is not None:
             raise RuleError("match_over", "the match is over")
         kind = action.get("kind")
@@ -78,6 +83,8 @@ class TinyRules:
             return self._play(state, state["turn"], hand[0], now_ms)
         if seat is None:
             raise RuleError("bad_action", "the system only fires timers")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["hands"]):
+            raise RuleError("bad_action", "no such seat")
         if kind == "play":
             cid = action.get("card")
             if isinstance(cid, bool) or not isinstance(cid, int):
@@ -124,6 +131,7 @@ class TinyRules:
             "options": state["options"],
             "outcome": state["over"],
             "finished": over,
+            "legal": self.legal_actions(state, seat),
         }
 
     def redact(self, e: Event, seat: int | None) -> Event | None:
@@ -136,6 +144,16 @@ class TinyRules:
 
     def outcome(self, state: Any) -> dict[str, Any] | None:
         return state["over"]
+
+    def legal_actions(self, state: Any, seat: int | None) -> list[dict[str, Any]]:
+        """A slap by anyone (a wrong one is a punished mistake); the turn holder's play of any card in hand."""
+        if state is None or state["over"] is not None or seat is None:
+            return []
+        plays = [{"kind": "play", "card": c["id"]} for c in state["hands"][seat]] if seat == state["turn"] else []
+        return [{"kind": "slap"}, *plays]
+
+    def view_all(self, state: Any) -> dict[str, Any]:
+        return dict(self.view(state, None), revealed=state["hands"])
 
 
 RULES = TinyRules()
@@ -153,16 +171,6 @@ class TinyBot:
 BOT = TinyBot()
 
 
-def _random_action(state: Any, seat: int, now_ms: int, rng: random.Random) -> dict[str, Any] | None:
-    r = rng.random()
-    if r < 0.1:
-        return {"kind": "slap"}
-    if r < 0.15:
-        return {"kind": rng.choice(["play", "nope", "timer"]), "card": rng.choice([None, "x", 999, True])}
-    hand = state["hands"][seat]
-    return {"kind": "play", "card": rng.choice(hand)["id"]} if hand else None
-
-
 def _may_see(before: Any, after: Any, e: Event, seat: int | None) -> set[int]:
     seen = {c["id"] for c in after["centre"]}
     if seat is not None:
@@ -176,7 +184,6 @@ def _may_see(before: Any, after: Any, e: Event, seat: int | None) -> set[int]:
 
 HARNESS = Harness(
     rules=RULES,
-    random_action=_random_action,
     card_ids=lambda s: [c["id"] for h in s["hands"] for c in h] + [c["id"] for c in s["centre"]],
     may_see=_may_see,
 )

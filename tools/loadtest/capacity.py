@@ -232,11 +232,8 @@ def run_memory(args: argparse.Namespace) -> None:
 
 
 def run_rates(args: argparse.Namespace) -> None:
-    try:
-        from tools.sim import play_bots
-    except ImportError:  # the simulator's older home
-        from games.testing import play_bots  # type: ignore[no-redef]
     from games.registry import INSTALLED, get_bot, get_rules
+    from tools.sim import play_bots
 
     for slug in INSTALLED:
         rules, bot = get_rules(slug), get_bot(slug)
