@@ -307,16 +307,24 @@ class ZackRules(GameRules):
     def _claimed(race: dict[str, Any], seat: int) -> bool:
         return any(c["seat"] == seat for c in race["claims"])
 
-    def _race_answer(self, tx: Tx, seat: int, kind: str, now_ms: int, timing: Timing, returned: dict[str, Any]) -> None:
-        """A throw or colour card while a challenge is judged: X's is a claim, anyone else's is returned [D race a]."""
-        race = tx.state["race"]
-        if seat != race["target"]:
-            tx.emit(event("returned", seat, why="judging", **returned))
-            return
-        if self._claimed(race, seat):
-            noun = "card" if kind == "throw" else "colour card"
-            raise RuleError("already_claimed", f"your {noun} is already on its way: the challenge is being judged")
-        self._claim(tx, seat, kind, seat, now_ms, timing)
+    def _held_back(self, tx: Tx, seat: int, kind: str, now_ms: int, timing: Timing, returned: dict[str, Any]) -> bool:
+        """Whether a throw or colour card does not land now: returned by a window, or raced [D race a].
+
+        While a challenge is judged X's card is a claim in its race and anyone
+        else's is returned (`judging`).
+        """
+        state = tx.state
+        race = state["race"]
+        if race is not None and seat == race["target"]:
+            if self._claimed(race, seat):
+                noun = "card" if kind == "throw" else "colour card"
+                raise RuleError("already_claimed", f"your {noun} is already on its way: the challenge is being judged")
+            self._claim(tx, seat, kind, seat, now_ms, timing)
+            return True
+        why = "judging" if race is not None else self._blocked(state, seat, now_ms, True)
+        if why is not None:
+            tx.emit(event("returned", seat, **returned, why=why))
+        return why is not None
 
     # --- decide: the moves (the table `moves` is at the end of the class) -------------------
 
@@ -326,28 +334,16 @@ class ZackRules(GameRules):
         if not pile:
             raise RuleError("no_cards", "your pile is empty")
         card = decode(pile[0], state["cards"][pile[0]])
-        if state["race"] is not None:
-            self._race_answer(tx, seat, "throw", now_ms, timing, {"card": card})
-            return
-        why = self._blocked(state, seat, now_ms, True)
-        if why is not None:
-            tx.emit(event("returned", seat, card=card, why=why))
-            return
-        self._land(tx, seat, now_ms, timing.arrival_ms, timing.judged_ms)
+        if not self._held_back(tx, seat, "throw", now_ms, timing, {"card": card}):
+            self._land(tx, seat, now_ms, timing.arrival_ms, timing.judged_ms)
 
     def _colour(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
         state = tx.state
         colour = state["colours"][seat]
         if self._colour_card_in_box(state, seat):
             raise RuleError("no_colour_card", "your colour card lies in the box")
-        if state["race"] is not None:
-            self._race_answer(tx, seat, "colour", now_ms, timing, {"colour_card": colour})
-            return
-        why = self._blocked(state, seat, now_ms, True)
-        if why is not None:
-            tx.emit(event("returned", seat, colour_card=colour, why=why))
-            return
-        self._colour_lands(tx, seat, now_ms)
+        if not self._held_back(tx, seat, "colour", now_ms, timing, {"colour_card": colour}):
+            self._colour_lands(tx, seat, now_ms)
 
     def _challenge(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
         state = tx.state
