@@ -618,10 +618,20 @@ def test_garbage_is_a_rule_error_never_an_exception(action: Any) -> None:
         (True, {"kind": "throw"}, "bad_action"),
         ("0", {"kind": "throw"}, "bad_action"),
         (0, {"kind": "choose", "colour": "red"}, "not_choosing"),
+        (None, {"kind": "smack"}, "unknown_action"),  # the kit's code (was bad_action) [D kit]
     ],
 )
 def test_rule_error_codes(seat: Any, action: dict, code: str) -> None:
     refused(Game([FILL, FILL, FILL]), seat, action, code)
+
+
+@pytest.mark.parametrize("now_ms", [None, 1.5, "100", True])
+def test_a_clock_that_is_not_a_whole_number_is_refused(now_ms: Any) -> None:
+    g = Game([FILL, FILL, FILL])
+    for seat, action in ((0, {"kind": "throw"}), (None, {"kind": "timer", "id": "x"})):
+        with pytest.raises(RuleError) as err:
+            RULES.decide(g.state, seat, action, now_ms, random.Random(0))
+        assert err.value.code == "bad_action"
 
 
 def test_unknown_timer_is_silent() -> None:
