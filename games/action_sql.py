@@ -11,7 +11,7 @@ Portable SQL for PostgreSQL and SQLite alike. The differences are kept here:
 `FOR UPDATE` (SQLite's IMMEDIATE transactions already hold the write lock),
 and several statements in one `execute` (psycopg's client-side binding sends
 them in one round trip; sqlite3 takes one at a time, which costs nothing
-in-process). Only `services.action_apply` calls these, inside its
+in-process). Only `services.action_submit` calls these, inside its
 `ActionTransaction`.
 
 **Two round trips per action on PostgreSQL.** Django's `atomic` costs four:

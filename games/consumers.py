@@ -424,9 +424,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("not_seated", "you can only act for your own seat", action_id)
             return
         try:
-            result = await database_sync_to_async(services.action_apply)(
+            result = await database_sync_to_async(services.action_submit)(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
-                received_at=self.received_wall,
+                received_at=self.received_wall, checked=True,
             )
         except errors.PlatformError as e:
             extra = {"rule_code": e.rule_code} if e.rule_code else {}

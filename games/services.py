@@ -344,7 +344,8 @@ def action_check(*, action: Any, action_id: Any, id_required: bool = False) -> N
     """Refuse, before any transaction, what no rules could decide or the database could not store.
 
     The one shape check of an action, whoever submits it: the table socket calls it on the event
-    loop before its hop to a database thread, `action_submit` for everyone else. The id is stored
+    loop before its hop to a database thread (then `action_submit(checked=True)`), `action_submit`
+    for everyone else. The id is stored
     as text and the action reaches rules and events: a NUL or a lone surrogate in either (whichever
     way it got here) would fail in the database or an encoder, not as an error. A socket's
     action always carries an id (`id_required`); a timer's or a bot's may not.
@@ -370,25 +371,13 @@ def action_submit(
     by_bot: bool = False,
     rtt_ms: int | None = None,
     received_at: datetime.datetime | None = None,
+    checked: bool = False,
 ) -> SubmitResult:
-    """Check and apply one action (`action_check`, then `action_apply`); raises PlatformError when nothing was applied."""
-    action_check(action=action, action_id=action_id)
-    return action_apply(
-        match_id=match_id, seat=seat, action=action, action_id=action_id, by_bot=by_bot, rtt_ms=rtt_ms, received_at=received_at
-    )
+    """Check, apply in one transaction, notify once on commit; raises PlatformError when nothing was applied.
 
-
-def action_apply(
-    *,
-    match_id: int,
-    seat: int | None,
-    action: dict[str, Any],
-    action_id: str | None = None,
-    by_bot: bool = False,
-    rtt_ms: int | None = None,
-    received_at: datetime.datetime | None = None,
-) -> SubmitResult:
-    """Apply one checked action (`action_check`) in one transaction; raises PlatformError when nothing was applied.
+    The three steps of Zulip's actions: `action_check` (the shape; `checked`: the caller made it,
+    as the table socket does on its event loop before the hop to a database thread), then the
+    transaction here (`_decide` asks the rules), then `action_notify` after the commit.
 
     `seat` None is the system (timers). The row lock makes commit order the
     authoritative order of actions. `by_bot`: the bot playing the seat acts
@@ -401,6 +390,8 @@ def action_apply(
     message is judged from then, not from when its turn came). Who hears of it
     is `action_notify`'s, once, after the commit.
     """
+    if not checked:
+        action_check(action=action, action_id=action_id)
     if seat is None and action["kind"] != "timer":
         raise errors.PlatformError("not_seated", "only seated players act")
     with action_sql.ActionTransaction() as tx:
