@@ -1,5 +1,8 @@
 """Zwicker bot: plays from what its seat has seen, as a person remembers it.
 
+It submits only what its view lists as `legal` (a plan the list lacks falls
+back to the plainest listed turn move; a snap it cannot make is dropped).
+
 The bot never reads the state. It rebuilds its memory by folding its own
 redacted event stream (`ctx.history`): its peeks, its drawn cards, the cards
 it looked at, every card turned face up, and how blind swaps moved cards
@@ -150,6 +153,20 @@ def _cid(c: Any) -> int | None:
     return None
 
 
+def _listed(action: dict[str, Any] | None, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The planned turn move if the view lists it, else the plainest listed one.
+
+    A plan can miss the list when an open snap race will empty the slot it
+    names before the move lands (the view lists moves on the settled table).
+    """
+    if action is None or action in legal:
+        return action
+    for plain in ({"kind": "discard"}, {"kind": "keep"}, {"kind": "draw"}):
+        if plain in legal:
+            return plain
+    return next((a for a in legal if a["kind"] != "snap"), None)
+
+
 def _jitter(seq: int, seat: int, salt: int, lo: int, hi: int) -> int:
     """A stable pseudo-random delay in [lo, hi] for this stimulus."""
     h = (seq * 2654435761 + seat * 40503 + salt * 97) & 0xFFFFFFFF
@@ -226,7 +243,9 @@ class ZwickerBot:
         level = LEVELS.get(ctx.level, LEVELS["normal"])
         mem = self.memory(ctx)
         board = _Board(self, mem, level, view, seat)
-        moves = [m for m in (self._snap(board, view, mem, level, seat), self._turn(board, view, mem, level, seat)) if m]
+        legal = view.get("legal") or []
+        snap = self._snap(board, view, mem, level, seat)
+        moves = [m for m in (snap, self._turn(board, view, mem, level, seat, legal)) if m and m.action in legal]
         if not moves:
             return None
         return min(moves, key=lambda m: m.at_ms)
@@ -252,7 +271,9 @@ class ZwickerBot:
             at = max(at, last[2] + window + 150)  # let the pile settle: the slowest takes back
         return BotMove(at_ms=at, action={"kind": "snap", "slots": sorted(slots)})
 
-    def _turn(self, board: _Board, view: dict[str, Any], mem: Memory, level: Level, seat: int) -> BotMove | None:
+    def _turn(
+        self, board: _Board, view: dict[str, Any], mem: Memory, level: Level, seat: int, legal: list[dict[str, Any]]
+    ) -> BotMove | None:
         if view.get("turn") != seat:
             return None
         phase = view.get("phase")
@@ -265,6 +286,7 @@ class ZwickerBot:
             action = self._after_draw(board, view)
         elif phase == "king":
             action = self._king(board, view)
+        action = _listed(action, legal)
         return None if action is None else BotMove(at_ms=at, action=action)
 
     def _start(self, board: _Board, view: dict[str, Any], mem: Memory, level: Level) -> dict[str, Any] | None:

@@ -79,14 +79,20 @@ Only the looker's own view carries its looks.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 from games.engine import (
+    TIMER,
+    Action,
     Event,
+    GameRules,
     Option,
     RuleError,
     Timing,
+    Tx,
     event,
+    is_int,
     race_claim_record,
     race_open,
     race_ranking,
@@ -94,7 +100,6 @@ from games.engine import (
     race_with_claim,
     resolve_options,
     timer_event,
-    timing_at,
 )
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -136,6 +141,7 @@ def _power(rank: str, suit: str) -> str | None:
 POWER_OF: tuple[str | None, ...] = tuple(_power(RANK_OF[i], SUIT_OF[i]) for i in range(DECK_SIZE))
 HIDDEN: dict[str, bool] = {"hidden": True}
 CALL_LIMIT = 5  # the caller must hold at most this many points to win
+MAX_MATCH = 3  # a rank has four cards and one is the top discard: no snap of more cards can match
 # turn actions that move cards: arriving while a snap race is open, they settle it first
 SETTLES_RACE = frozenset({"take_discard", "replace", "discard", "use", "swap", "keep"})
 # events after which a look may point at a slot whose card has gone
@@ -184,11 +190,86 @@ def _bad(message: str) -> RuleError:
     return RuleError("bad_action", message)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _my_turn(state: dict[str, Any], seat: int, phase: str) -> None:
+    if seat != state["turn"]:
+        raise RuleError("not_your_turn", "it is not your turn")
+    if state["phase"] != phase:
+        raise RuleError("wrong_phase", f"this needs the {phase!r} step of the turn, not {state['phase']!r}")
 
 
-class ZwickerRules:
+def _slot(action: Action, key: str, row: list[int | None]) -> int:
+    value = action.get(key)
+    if not is_int(value) or not 0 <= value < len(row):
+        raise _bad(f"{key} must be a slot number of that grid")
+    if row[value] is None:
+        raise RuleError("empty_slot", f"slot {value} is empty")
+    return value
+
+
+def _target(state: dict[str, Any], seat: int, action: Action) -> int:
+    value = action.get("target")
+    if not is_int(value) or not 0 <= value < state["seats"] or value == seat:
+        raise _bad("target must be an opponent's seat")
+    return value
+
+
+def _filled(row: list[int | None]) -> list[int]:
+    return [i for i, c in enumerate(row) if c is not None]
+
+
+def _snaps(slots: list[int]) -> list[Action]:
+    """The listed snaps of these slots: each set of one to MAX_MATCH slots once, ascending (see the [D] on legal snaps)."""
+    return [{"kind": "snap", "slots": list(combo)} for k in range(1, min(len(slots), MAX_MATCH) + 1) for combo in combinations(slots, k)]
+
+
+def _set_slot(state: dict[str, Any], s: dict[str, Any], seat: int, slot: int, cid: int | None) -> None:
+    slots = list(state["slots"])
+    row = list(slots[seat])
+    row[slot] = cid
+    slots[seat] = row
+    s["slots"] = slots
+
+
+def _swap_cards(state: dict[str, Any], s: dict[str, Any], seat: int, slot: int, target: int, tslot: int) -> None:
+    slots = list(state["slots"])
+    mine, theirs = list(slots[seat]), list(slots[target])
+    mine[slot], theirs[tslot] = theirs[tslot], mine[slot]
+    slots[seat], slots[target] = mine, theirs
+    s["slots"] = slots
+
+
+def _add_look(state: dict[str, Any], s: dict[str, Any], seat: int, target: int, slot: int, cid: int, until: Any) -> None:
+    if not is_int(until):
+        return  # a log from before looks were state: nothing to show
+    looks = [list(row) for row in state["looks"]]
+    looks[seat] = [lk for lk in looks[seat] if (lk["target"], lk["slot"]) != (target, slot)]
+    looks[seat].append({"target": target, "slot": slot, "card": cid, "until_ms": until})
+    s["looks"] = looks
+
+
+def _looks_in_place(state: dict[str, Any]) -> dict[str, Any]:
+    """A look ends once its card has left the slot: the page must not show it where another card lies."""
+    slots = state["slots"]
+
+    def there(look: dict[str, Any]) -> bool:
+        row = slots[look["target"]]
+        return look["slot"] < len(row) and row[look["slot"]] == look["card"]
+
+    looks = [[look for look in row if there(look)] for row in state["looks"]]
+    if looks == state["looks"]:
+        return state
+    return {**state, "looks": looks}
+
+
+def _turn_done(state: dict[str, Any], s: dict[str, Any], discard: list[int], at: Any) -> None:
+    """A turn action left `discard` as the pile (a new card face up on top): nothing is held and the turn is done."""
+    s["discard"] = discard
+    s["drawn"] = None
+    s["phase"] = "done"
+    s["top_ms"] = state["top_ms"] if at is None else at
+
+
+class ZwickerRules(GameRules):
     """The Zwicker rules object registered as `RULES`."""
 
     slug = "zwicker"
@@ -206,48 +287,11 @@ class ZwickerRules:
         "dealer": Option("int", -1, "Dealer seat (-1 = last seat); set by the platform", minimum=-1, maximum=5, internal=True),
     }
 
-    def __init__(self) -> None:
-        self._actions = {
-            "take_discard": self._take_discard,
-            "draw": self._draw,
-            "replace": self._replace,
-            "discard": self._discard,
-            "use": self._use,
-            "swap": self._swap,
-            "keep": self._keep,
-            "zwicker": self._zwicker,
-            "snap": self._snap,
-        }
-        self._folds = {
-            "dealt": self._f_dealt,
-            "peeked": self._f_peeked,
-            "drawn": self._f_drawn,
-            "took_discard": self._f_took_discard,
-            "replaced": self._f_replaced,
-            "discarded": self._f_discarded,
-            "used": self._f_used,
-            "swapped": self._f_swapped,
-            "kept": self._f_kept,
-            "snapped": self._f_snapped,
-            "snap_wrong": self._f_snap_wrong,
-            "snap_taken_back": self._f_nothing,
-            "called": self._f_called,
-            "reshuffled": self._f_reshuffled,
-            "turn_timeout": self._f_nothing,
-            "turn": self._f_turn,
-            "timer": self._f_timer,
-            "revealed": self._f_revealed,
-            "finished": self._f_finished,
-            "race_claimed": self._f_race_claimed,
-            "race_settled": self._f_race_settled,
-            "looks_ended": self._f_looks_ended,
-        }
-
     # --- setup ---------------------------------------------------------------
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Shuffle, deal four cards each, turn up a discard, peek at the near row."""
-        if not _is_int(seats) or not self.min_seats <= seats <= self.max_seats:
+        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise RuleError("bad_option", f"Zwicker needs {self.min_seats} to {self.max_seats} seats")
         opts = resolve_options(self.options, options, seats)
         if opts["dealer"] >= seats:
@@ -280,276 +324,13 @@ class ZwickerRules:
         events.append(timer_event("turn-1", opts["turn_seconds"] * 1000))
         return events
 
-    # --- decide --------------------------------------------------------------
+    # --- decide: the race, the turn's end, the pile --------------------------
 
-    def decide(
-        self,
-        state: dict[str, Any],
-        seat: int | None,
-        action: dict[str, Any],
-        now_ms: int,
-        rng: random.Random,
-        *,
-        timing: Timing | None = None,
-    ) -> list[Event]:
-        """Check one action and return the events it causes; never mutates state.
-
-        `timing` is the platform's judgement of a snap (a race action); without
-        it a snap is judged on arrival, nobody compensated.
-        """
-        if not isinstance(state, dict) or "phase" not in state:
-            raise RuleError("bad_action", "there is no match to act in")
-        if state["phase"] == "over":
-            raise RuleError("match_over", "the match is over")
-        if not isinstance(action, dict):
-            raise _bad("an action must be an object")
-        kind = action.get("kind")
-        if not isinstance(kind, str):
-            raise _bad("an action needs a kind")
-        now = now_ms if _is_int(now_ms) else 0
-        if seat is None:
-            if kind != "timer":
-                raise RuleError("not_seated", "only timers act without a seat")
-            timer_id = action.get("id")
-            if not isinstance(timer_id, str):
-                raise _bad("a timer needs a string id")
-            turn_timer = state["timer"] is not None and state["timer"]["id"] == timer_id
-            pre, state = self._settle_first(state, now, force=turn_timer)
-            return pre + self._timer(state, timer_id, now, rng)
-        if not _is_int(seat) or not 0 <= seat < state["n"]:
-            raise _bad("no such seat")
-        if kind == "timer":
-            raise _bad("only the table submits timers")
-        handler = self._actions.get(kind)
-        if handler is None:
-            raise RuleError("unknown_action", f"Zwicker has no action {kind!r}")
-        pre, state = self._settle_first(state, now, force=kind in SETTLES_RACE)
-        if kind == "snap":
-            n = state["n"]
-            if timing is None or len(timing.comp_ms) != n:
-                timing = timing_at(now, n) if timing is None else Timing(timing.arrival_ms, timing.judged_ms, (0,) * n)
-            return pre + self._snap(state, seat, action, now, rng, timing)
-        return pre + handler(state, seat, action, now, rng)
-
-    def _settle_first(self, state: dict[str, Any], now: int, force: bool) -> tuple[list[Event], dict[str, Any]]:
-        """Settle an open race whose time has come (or, with `force`, at once), before the action itself."""
-        race = state.get("race")
-        if race is None or not (force or now >= race_settle_at(race)):
-            return [], state
-        events = self._settle(state)
-        for e in events:
-            state = self.fold(state, e)
-        return events, state
-
-    # helpers for decide
-
-    def _my_turn(self, state: dict[str, Any], seat: int, phase: str) -> None:
-        if seat != state["turn"]:
-            raise RuleError("not_your_turn", "it is not your turn")
-        if state["phase"] != phase:
-            raise RuleError("wrong_phase", f"this needs the {phase!r} step of the turn, not {state['phase']!r}")
-
-    def _slot(self, action: dict[str, Any], key: str, row: list[int | None]) -> int:
-        value = action.get(key)
-        if not _is_int(value) or not 0 <= value < len(row):
-            raise _bad(f"{key} must be a slot number of that grid")
-        if row[value] is None:
-            raise RuleError("empty_slot", f"slot {value} is empty")
-        return value
-
-    def _target(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> int:
-        value = action.get("target")
-        if not _is_int(value) or not 0 <= value < state["n"] or value == seat:
-            raise _bad("target must be an opponent's seat")
-        return value
-
-    def _pile_card(self, state: dict[str, Any], rng: random.Random, events: list[Event]) -> int | None:
-        """Top of the draw pile, reshuffling the discard pile into it first when empty."""
-        if state["draw"]:
-            return state["draw"][-1]
-        discard = state["discard"]
-        if len(discard) <= 1:
-            return None
-        order = discard[:-1]
-        rng.shuffle(order)
-        events.append(event("reshuffled", None, draw=[card(c) for c in order]))
-        return order[0]
-
-    def _end_turn(self, state: dict[str, Any], events: list[Event], now: int, caller: int | None) -> list[Event]:
-        """Pass the turn on, or reveal when the last player of the final round is done."""
-        nxt = (state["turn"] + 1) % state["n"]
-        if caller is not None and nxt == caller:
-            after = state
-            for e in events:
-                after = self.fold(after, e)
-            events.extend(self._reveal(after))
-            return events
-        no = state["turn_no"] + 1
-        events.append(event("turn", nxt, no=no, final=caller is not None))
-        events.append(timer_event(f"turn-{no}", now + state["options"]["turn_seconds"] * 1000))
-        return events
-
-    def _reveal(self, state: dict[str, Any]) -> list[Event]:
-        totals = [total(row) for row in state["slots"]]
-        outcome = compute_outcome(totals, state["caller"])
-        return [
-            event(
-                "revealed",
-                None,
-                slots=[[None if c is None else card(c) for c in row] for row in state["slots"]],
-                totals=totals,
-                caller=state["caller"],
-            ),
-            event("finished", None, outcome=outcome),
-        ]
-
-    # turn actions
-
-    def _take_discard(
-        self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random
-    ) -> list[Event]:
-        self._my_turn(state, seat, "turn")
-        row = state["slots"][seat]
-        slot = self._slot(action, "slot", row)
-        events = [event("took_discard", seat, slot=slot, card=card(state["discard"][-1]), old=card(row[slot]), at=now)]
-        return self._end_turn(state, events, now, state["caller"])
-
-    def _draw(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "turn")
-        events: list[Event] = []
-        top = self._pile_card(state, rng, events)
-        if top is None:
-            raise RuleError("empty_pile", "no card is left to draw")
-        events.append(event("drawn", seat, card=card(top)))
-        return events
-
-    def _replace(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "drawn")
-        row = state["slots"][seat]
-        slot = self._slot(action, "slot", row)
-        events = [event("replaced", seat, slot=slot, card=card(state["drawn"]), old=card(row[slot]), at=now)]
-        return self._end_turn(state, events, now, state["caller"])
-
-    def _discard(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "drawn")
-        events = [event("discarded", seat, card=card(state["drawn"]), at=now)]
-        return self._end_turn(state, events, now, state["caller"])
-
-    def _use(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "drawn")
-        drawn = state["drawn"]
-        power = POWER_OF[drawn]
-        if power is None:
-            raise RuleError("no_power", f"a {RANK_OF[drawn]} of {SUIT_OF[drawn]} has no power")
-        slots = state["slots"]
-        used = card(drawn)
-        until = now + state["options"]["peek_ms"]
-        if power == "look_own":
-            slot = self._slot(action, "slot", slots[seat])
-            e = event(
-                "used", seat, power=power, card=used, slot=None, target=seat, target_slot=slot, seen=card(slots[seat][slot]),
-                at=now, until_ms=until,
-            )
-        elif power == "look_other":
-            target = self._target(state, seat, action)
-            tslot = self._slot(action, "slot", slots[target])
-            e = event(
-                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot]),
-                at=now, until_ms=until,
-            )
-        elif power == "blind_swap":
-            slot = self._slot(action, "slot", slots[seat])
-            target = self._target(state, seat, action)
-            tslot = self._slot(action, "target_slot", slots[target])
-            e = event("used", seat, power=power, card=used, slot=slot, target=target, target_slot=tslot, at=now)
-        else:  # king: look now, swap or keep later
-            target = self._target(state, seat, action)
-            tslot = self._slot(action, "target_slot", slots[target])
-            e = event(
-                "used", seat, power=power, card=used, slot=None, target=target, target_slot=tslot, seen=card(slots[target][tslot]),
-                at=now, until_ms=until,
-            )
-            return [e, timer_event(f"look-{until}", until)]
-        events = [e]
-        if power != "blind_swap":
-            events.append(timer_event(f"look-{until}", until))
-        return self._end_turn(state, events, now, state["caller"])
-
-    def _swap(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "king")
-        slot = self._slot(action, "slot", state["slots"][seat])
-        king = state["king"]
-        target, tslot = king["target"], king["target_slot"]
-        if state["slots"][target][tslot] != king["card"]:
-            raise RuleError("empty_slot", "the card you looked at is no longer there")
-        events = [event("swapped", seat, slot=slot, target=target, target_slot=tslot)]
-        return self._end_turn(state, events, now, state["caller"])
-
-    def _keep(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "king")
-        return self._end_turn(state, [event("kept", seat)], now, state["caller"])
-
-    def _zwicker(self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random) -> list[Event]:
-        self._my_turn(state, seat, "turn")
-        if state["caller"] is not None:
-            raise RuleError("already_called", "Zwicker has already been called")
-        return self._end_turn(state, [event("called", seat)], now, seat)
-
-    # snaps, at any moment
-
-    def _snap(
-        self, state: dict[str, Any], seat: int, action: dict[str, Any], now: int, rng: random.Random, timing: Timing
-    ) -> list[Event]:
-        names = action.get("slots")
-        row = state["slots"][seat]
-        if not isinstance(names, list) or not names or len(names) > len(row):
-            raise _bad("slots must be a non-empty list of your slot numbers")
-        seen: set[int] = set()
-        for i in names:
-            if not _is_int(i) or not 0 <= i < len(row) or i in seen:
-                raise _bad("slots must be distinct slot numbers of your grid")
-            seen.add(i)
-        for i in names:
-            if row[i] is None:
-                raise RuleError("empty_slot", f"slot {i} is empty")
-        race = state.get("race")
-        if race is not None and any(c["seat"] == seat for c in race["claims"]):
-            raise RuleError("snap_pending", "your snap is still being judged")
-        top = state["discard"][-1]
-        rank = RANK_OF[top]
-        cards = [card(row[i]) for i in names]
-        slots = list(names)
-        if all(RANK_OF[row[i]] == rank for i in names):
-            last = state["last_snap"]
-            if (
-                race is None
-                and last is not None
-                and last["seat"] != seat
-                and last["top"] == top
-                and timing.judged_ms - last["at"] < state["options"]["snap_window_ms"]
-            ):
-                return [event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"], judged_ms=timing.judged_ms)]
-            return self._claim(state, seat, slots, now, timing)
-        events: list[Event] = []
-        penalty = self._pile_card(state, rng, events)
-        pen = None if penalty is None else {"slot": len(row), "card": card(penalty)}
-        events.append(event("snap_wrong", seat, slots=slots, cards=cards, top=card(top), penalty=pen))
-        return events
-
-    def _claim(self, state: dict[str, Any], seat: int, slots: list[int], now: int, timing: Timing) -> list[Event]:
-        """A matching snap claims the top discard: settle at once when nobody could still be faster, else a timer."""
-        race = state.get("race")
-        if race is None:
-            race = race_open(f"snap:{state.get('race_no', 0) + 1}", state.get("top_ms", 0), range(state["n"]))
-        record = race_claim_record(race, seat, timing, slots=slots)
-        claimed = event(
-            "race_claimed", seat, race=race["id"], claim=record, comp_ms=list(timing.comp_ms), opened_ms=race["opened_ms"]
-        )
-        after = self.fold(state, claimed)
-        settle_at = race_settle_at(after["race"])
-        if settle_at <= now:
-            return [claimed, *self._settle(after)]
-        return [claimed, timer_event(f"race:{race['id']}:{len(after['race']['claims'])}", settle_at)]
+    def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
+        """Settle an open snap race whose time has come, or at once before a move that moves cards."""
+        race = tx.state["race"]
+        if race is not None and (kind in SETTLES_RACE or now_ms >= race_settle_at(race)):
+            tx.extend(self._settle(tx.state))
 
     def _settle(self, state: dict[str, Any]) -> list[Event]:
         """The open race's result: every claim in judged order lands or is taken back, as snaps always did."""
@@ -574,109 +355,249 @@ class ZwickerRules:
                 winner = seat
         return [event("race_settled", None, race=race["id"], ranking=ranking, winner=winner), *results]
 
-    # the system
+    def _settled(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The state once the open race (if any) is settled with the claims so far: what a card-moving move meets."""
+        if state["race"] is None:
+            return state
+        for e in self._settle(state):
+            state = self.fold(state, e)
+        return state
 
-    def _timer(self, state: dict[str, Any], timer_id: str, now: int, rng: random.Random) -> list[Event]:
+    def _end_turn(self, tx: Tx, now: int) -> None:
+        """Pass the turn on, or reveal when the last player of the final round is done."""
+        state = tx.state
+        caller = state["caller"]
+        nxt = (state["turn"] + 1) % state["seats"]
+        if caller is not None and nxt == caller:
+            tx.extend(self._reveal(state))
+            return
+        no = state["turn_no"] + 1
+        tx.emit(event("turn", nxt, no=no, final=caller is not None))
+        tx.emit(timer_event(f"turn-{no}", now + state["options"]["turn_seconds"] * 1000))
+
+    def _reveal(self, state: dict[str, Any]) -> list[Event]:
+        totals = [total(row) for row in state["slots"]]
+        outcome = compute_outcome(totals, state["caller"])
+        return [
+            event(
+                "revealed",
+                None,
+                slots=[[None if c is None else card(c) for c in row] for row in state["slots"]],
+                totals=totals,
+                caller=state["caller"],
+            ),
+            event("finished", None, outcome=outcome),
+        ]
+
+    def _pile_card(self, tx: Tx, rng: random.Random) -> int | None:
+        """Top of the draw pile, reshuffling the discard pile into it first when empty."""
+        state = tx.state
+        if state["draw"]:
+            return state["draw"][-1]
+        discard = state["discard"]
+        if len(discard) <= 1:
+            return None
+        order = discard[:-1]
+        rng.shuffle(order)
+        tx.emit(event("reshuffled", None, draw=[card(c) for c in order]))
+        return order[0]
+
+    # --- moves: the turn -----------------------------------------------------
+
+    def _take_discard(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        state = tx.state
+        _my_turn(state, seat, "turn")
+        row = state["slots"][seat]
+        slot = _slot(action, "slot", row)
+        tx.emit(event("took_discard", seat, slot=slot, card=card(state["discard"][-1]), old=card(row[slot]), at=now))
+        self._end_turn(tx, now)
+
+    def _draw(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        _my_turn(tx.state, seat, "turn")
+        top = self._pile_card(tx, rng)
+        if top is None:
+            raise RuleError("empty_pile", "no card is left to draw")
+        tx.emit(event("drawn", seat, card=card(top)))
+
+    def _replace(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        state = tx.state
+        _my_turn(state, seat, "drawn")
+        row = state["slots"][seat]
+        slot = _slot(action, "slot", row)
+        tx.emit(event("replaced", seat, slot=slot, card=card(state["drawn"]), old=card(row[slot]), at=now))
+        self._end_turn(tx, now)
+
+    def _discard(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        _my_turn(tx.state, seat, "drawn")
+        tx.emit(event("discarded", seat, card=card(tx.state["drawn"]), at=now))
+        self._end_turn(tx, now)
+
+    def _use(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        state = tx.state
+        _my_turn(state, seat, "drawn")
+        drawn = state["drawn"]
+        power = POWER_OF[drawn]
+        if power is None:
+            raise RuleError("no_power", f"a {RANK_OF[drawn]} of {SUIT_OF[drawn]} has no power")
+        slots = state["slots"]
+        if power == "blind_swap":
+            slot = _slot(action, "slot", slots[seat])
+            target = _target(state, seat, action)
+            tslot = _slot(action, "target_slot", slots[target])
+            tx.emit(event("used", seat, power=power, card=card(drawn), slot=slot, target=target, target_slot=tslot, at=now))
+            self._end_turn(tx, now)
+            return
+        if power == "look_own":
+            target, tslot = seat, _slot(action, "slot", slots[seat])
+        else:  # look_other names its card `slot`; the King, which may swap it later, `target_slot`
+            target = _target(state, seat, action)
+            tslot = _slot(action, "slot" if power == "look_other" else "target_slot", slots[target])
+        until = now + state["options"]["peek_ms"]
+        seen = card(slots[target][tslot])
+        tx.emit(
+            event("used", seat, power=power, card=card(drawn), slot=None, target=target, target_slot=tslot, seen=seen, at=now, until_ms=until)
+        )
+        tx.emit(timer_event(f"look-{until}", until))
+        if power != "king":  # the King's turn goes on: swap or keep
+            self._end_turn(tx, now)
+
+    def _swap(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        state = tx.state
+        _my_turn(state, seat, "king")
+        slot = _slot(action, "slot", state["slots"][seat])
+        king = state["king"]
+        target, tslot = king["target"], king["target_slot"]
+        if state["slots"][target][tslot] != king["card"]:
+            raise RuleError("empty_slot", "the card you looked at is no longer there")
+        tx.emit(event("swapped", seat, slot=slot, target=target, target_slot=tslot))
+        self._end_turn(tx, now)
+
+    def _keep(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        _my_turn(tx.state, seat, "king")
+        tx.emit(event("kept", seat))
+        self._end_turn(tx, now)
+
+    def _zwicker(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        _my_turn(tx.state, seat, "turn")
+        if tx.state["caller"] is not None:
+            raise RuleError("already_called", "Zwicker has already been called")
+        tx.emit(event("called", seat))
+        self._end_turn(tx, now)
+
+    # --- moves: snaps, at any moment -----------------------------------------
+
+    def _snap(self, tx: Tx, seat: int, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        """`timing` is the platform's judgement of the snap (checked by the base; judged on arrival without one)."""
+        assert timing is not None  # snap is in `races`
+        state = tx.state
+        names = action.get("slots")
+        row = state["slots"][seat]
+        if not isinstance(names, list) or not names or len(names) > len(row):
+            raise _bad("slots must be a non-empty list of your slot numbers")
+        seen: set[int] = set()
+        for i in names:
+            if not is_int(i) or not 0 <= i < len(row) or i in seen:
+                raise _bad("slots must be distinct slot numbers of your grid")
+            seen.add(i)
+        for i in names:
+            if row[i] is None:
+                raise RuleError("empty_slot", f"slot {i} is empty")
+        race = state["race"]
+        if race is not None and any(c["seat"] == seat for c in race["claims"]):
+            raise RuleError("snap_pending", "your snap is still being judged")
+        top = state["discard"][-1]
+        rank = RANK_OF[top]
+        cards = [card(row[i]) for i in names]
+        slots = list(names)
+        if all(RANK_OF[row[i]] == rank for i in names):
+            last = state["last_snap"]
+            if (
+                race is None
+                and last is not None
+                and last["seat"] != seat
+                and last["top"] == top
+                and timing.judged_ms - last["at"] < state["options"]["snap_window_ms"]
+            ):
+                tx.emit(event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"], judged_ms=timing.judged_ms))
+                return
+            self._claim(tx, seat, slots, now, timing)
+            return
+        penalty = self._pile_card(tx, rng)
+        pen = None if penalty is None else {"slot": len(row), "card": card(penalty)}
+        tx.emit(event("snap_wrong", seat, slots=slots, cards=cards, top=card(top), penalty=pen))
+
+    def _claim(self, tx: Tx, seat: int, slots: list[int], now: int, timing: Timing) -> None:
+        """A matching snap claims the top discard: settle at once when nobody could still be faster, else a timer."""
+        state = tx.state
+        race = state["race"]
+        if race is None:
+            race = race_open(f"snap:{state['race_no'] + 1}", state["top_ms"], range(state["seats"]))
+        record = race_claim_record(race, seat, timing, slots=slots)
+        after = tx.emit(
+            event("race_claimed", seat, race=race["id"], claim=record, comp_ms=list(timing.comp_ms), opened_ms=race["opened_ms"])
+        )
+        settle_at = race_settle_at(after["race"])
+        if settle_at <= now:
+            tx.extend(self._settle(after))
+        else:
+            tx.emit(timer_event(f"race:{race['id']}:{len(after['race']['claims'])}", settle_at))
+
+    # --- moves: the system ---------------------------------------------------
+
+    def _timer(self, tx: Tx, seat: int | None, action: Action, now: int, rng: random.Random, timing: Timing | None) -> None:
+        timer_id = action["id"]
         if timer_id.startswith("look-"):
-            return self._looks_over(state, timer_id, now)
+            self._looks_over(tx, timer_id, now)
+            return
+        state = tx.state
         if timer_id.startswith("race:"):
-            race = state.get("race")
-            if race is None:
-                return []  # settled already (lazily, or by a turn action)
-            # early (a clock a little ahead): ask again for the settle time
-            return [timer_event(f"race:{race['id']}:{len(race['claims'])}:{now}", race_settle_at(race))]
+            race = state["race"]
+            if race is not None:  # early (a clock a little ahead): ask again for the settle time
+                tx.emit(timer_event(f"race:{race['id']}:{len(race['claims'])}:{now}", race_settle_at(race)))
+            return  # else settled already (lazily, or by a turn action)
         timer = state["timer"]
         if timer is None or timer["id"] != timer_id:
-            return []
+            return
+        if state["race"] is not None:  # the table plays the turn: it moves cards, so the race settles first
+            tx.extend(self._settle(state))
+            state = tx.state
         seat = state["turn"]
         phase = state["phase"]
-        events = [event("turn_timeout", seat, phase=phase)]
+        tx.emit(event("turn_timeout", seat, phase=phase))
         if phase == "turn":
-            top = self._pile_card(state, rng, events)
+            top = self._pile_card(tx, rng)
             if top is not None:
-                events.append(event("drawn", seat, card=card(top)))
-                events.append(event("discarded", seat, card=card(top), at=now))
+                tx.emit(event("drawn", seat, card=card(top)))
+                tx.emit(event("discarded", seat, card=card(top), at=now))
         elif phase == "drawn":
-            events.append(event("discarded", seat, card=card(state["drawn"]), at=now))
+            tx.emit(event("discarded", seat, card=card(state["drawn"]), at=now))
         elif phase == "king":
-            events.append(event("kept", seat))
-        return self._end_turn(state, events, now, state["caller"])
+            tx.emit(event("kept", seat))
+        self._end_turn(tx, now)
 
-    def _looks_over(self, state: dict[str, Any], timer_id: str, now: int) -> list[Event]:
+    def _looks_over(self, tx: Tx, timer_id: str, now: int) -> None:
         """End every look whose time is up (the id names its due time: a timer a little early still ends it)."""
         try:
             cutoff = max(now, int(timer_id[5:]))
         except ValueError:
-            return []
-        if not any(look["until_ms"] <= cutoff for row in state.get("looks") or [] for look in row):
-            return []
-        return [event("looks_ended", None, until_ms=cutoff)]
+            return
+        if any(look["until_ms"] <= cutoff for row in tx.state["looks"] for look in row):
+            tx.emit(event("looks_ended", None, until_ms=cutoff))
 
     # --- fold ----------------------------------------------------------------
 
     def fold(self, state: dict[str, Any] | None, e: Event) -> dict[str, Any]:
-        """Apply one event; copies only what changes (the input state is never mutated)."""
-        s = self._folds[e["kind"]](state, e)
-        if e["kind"] in MOVES_CARDS and s.get("looks") and any(s["looks"]):
-            s = self._looks_in_place(s)
+        """The `folds` table, then one cross-cutting step: looks end when their card moves."""
+        s = super().fold(state, e)
+        if e["kind"] in MOVES_CARDS and any(s["looks"]):
+            s = _looks_in_place(s)
         return s
-
-    def _looks_in_place(self, state: dict[str, Any]) -> dict[str, Any]:
-        """A look ends once its card has left the slot: the page must not show it where another card lies."""
-        slots = state["slots"]
-
-        def there(look: dict[str, Any]) -> bool:
-            row = slots[look["target"]]
-            return look["slot"] < len(row) and row[look["slot"]] == look["card"]
-
-        looks = [[look for look in row if there(look)] for row in state["looks"]]
-        if looks == state["looks"]:
-            return state
-        return {**state, "looks": looks}
-
-    def _add_look(self, state: dict[str, Any], s: dict[str, Any], seat: int, target: int, slot: int, cid: int, until: Any) -> None:
-        if not _is_int(until):
-            return  # a log from before looks were state: nothing to show
-        looks = [list(row) for row in state.get("looks") or [[] for _ in range(state["n"])]]
-        looks[seat] = [lk for lk in looks[seat] if (lk["target"], lk["slot"]) != (target, slot)]
-        looks[seat].append({"target": target, "slot": slot, "card": cid, "until_ms": until})
-        s["looks"] = looks
-
-    def _f_peeked(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        d = e["data"]
-        s = dict(state)
-        self._add_look(state, s, e["seat"], d["target"], d["slot"], d["card"]["id"], d.get("until_ms"))
-        return s
-
-    def _f_looks_ended(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        cutoff = e["data"]["until_ms"]
-        s = dict(state)
-        s["looks"] = [[lk for lk in row if lk["until_ms"] > cutoff] for row in state.get("looks") or []]
-        return s
-
-    def _f_race_claimed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        d = e["data"]
-        s = dict(state)
-        race = state.get("race")
-        if race is None:
-            race = race_open(d["race"], d["opened_ms"], range(state["n"]))
-            s["race_no"] = state.get("race_no", 0) + 1
-        s["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
-        return s
-
-    def _f_race_settled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        s = dict(state)
-        s["race"] = None
-        return s
-
-    def _f_nothing(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        return state
 
     def _f_dealt(self, state: Any, e: Event) -> dict[str, Any]:
         d = e["data"]
         n = d["seats"]
         return {
-            "n": n,
+            "seats": n,
             "options": dict(d["options"]),
             "dealer": d["dealer"],
             "first": d["first"],
@@ -685,7 +606,7 @@ class ZwickerRules:
             "discard": [d["discard"]["id"]],
             "turn": d["first"],
             "turn_no": 0,
-            "phase": "turn",
+            "phase": "turn",  # the step of the turn: turn, drawn, king (or done between two events)
             "drawn": None,
             "king": None,
             "caller": None,
@@ -693,6 +614,7 @@ class ZwickerRules:
             "timer": None,
             "last_snap": None,
             "revealed": None,
+            "finished": False,  # from the reveal on: no action any more
             "outcome": None,
             "top_ms": 0,  # when the top discard appeared: a snap race's reactions count from it
             "race": None,  # the open snap race (engine.race_open), claims in arrival order
@@ -700,86 +622,80 @@ class ZwickerRules:
             "looks": [[] for _ in range(n)],  # per seat: the cards it is looking at now
         }
 
-    def _f_drawn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _f_peeked(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
         s = dict(state)
-        s["draw"] = state["draw"][:-1]
-        s["drawn"] = e["data"]["card"]["id"]
-        s["phase"] = "drawn"
+        _add_look(state, s, e["seat"], d["target"], d["slot"], d["card"]["id"], d.get("until_ms"))
         return s
 
-    def _set_slot(self, state: dict[str, Any], s: dict[str, Any], seat: int, slot: int, cid: int | None) -> None:
-        slots = list(state["slots"])
-        row = list(slots[seat])
-        row[slot] = cid
-        slots[seat] = row
-        s["slots"] = slots
+    def _f_looks_ended(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        cutoff = e["data"]["until_ms"]
+        s = dict(state)
+        s["looks"] = [[lk for lk in row if lk["until_ms"] > cutoff] for row in state["looks"]]
+        return s
+
+    def _f_race_claimed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        d = e["data"]
+        s = dict(state)
+        race = state["race"]
+        if race is None:
+            race = race_open(d["race"], d["opened_ms"], range(state["seats"]))
+            s["race_no"] = state["race_no"] + 1
+        s["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
+        return s
+
+    def _f_race_settled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        return {**state, "race": None}
+
+    def _f_nothing(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        return state
+
+    def _f_drawn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        return {**state, "draw": state["draw"][:-1], "drawn": e["data"]["card"]["id"], "phase": "drawn"}
 
     def _f_took_discard(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
-        self._set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
-        discard = state["discard"][:-1]
-        discard.append(d["old"]["id"])
-        s["discard"] = discard
-        s["phase"] = "done"
-        s["top_ms"] = d.get("at", state.get("top_ms", 0))
+        _set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
+        _turn_done(state, s, [*state["discard"][:-1], d["old"]["id"]], d.get("at"))
         return s
 
     def _f_replaced(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
-        self._set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
-        s["discard"] = [*state["discard"], d["old"]["id"]]
-        s["drawn"] = None
-        s["phase"] = "done"
-        s["top_ms"] = d.get("at", state.get("top_ms", 0))
+        _set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
+        _turn_done(state, s, [*state["discard"], d["old"]["id"]], d.get("at"))
         return s
 
     def _f_discarded(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         s = dict(state)
-        s["discard"] = [*state["discard"], e["data"]["card"]["id"]]
-        s["drawn"] = None
-        s["phase"] = "done"
-        s["top_ms"] = e["data"].get("at", state.get("top_ms", 0))
+        _turn_done(state, s, [*state["discard"], e["data"]["card"]["id"]], e["data"].get("at"))
         return s
 
     def _f_used(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
-        s["discard"] = [*state["discard"], d["card"]["id"]]
-        s["drawn"] = None
-        s["phase"] = "done"
-        s["top_ms"] = d.get("at", state.get("top_ms", 0))
+        _turn_done(state, s, [*state["discard"], d["card"]["id"]], d.get("at"))
         power = d["power"]
         if "seen" in d:
-            self._add_look(state, s, e["seat"], d["target"], d["target_slot"], d["seen"]["id"], d.get("until_ms"))
+            _add_look(state, s, e["seat"], d["target"], d["target_slot"], d["seen"]["id"], d.get("until_ms"))
         if power == "blind_swap":
-            self._swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
+            _swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
         elif power == "king":
             s["phase"] = "king"
             s["king"] = {"target": d["target"], "target_slot": d["target_slot"], "card": d["seen"]["id"]}
         return s
 
-    def _swap_cards(self, state: dict[str, Any], s: dict[str, Any], seat: int, slot: int, target: int, tslot: int) -> None:
-        slots = list(state["slots"])
-        mine, theirs = list(slots[seat]), list(slots[target])
-        mine[slot], theirs[tslot] = theirs[tslot], mine[slot]
-        slots[seat], slots[target] = mine, theirs
-        s["slots"] = slots
-
     def _f_swapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
-        self._swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
+        _swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
         s["king"] = None
         s["phase"] = "done"
         return s
 
     def _f_kept(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        s = dict(state)
-        s["king"] = None
-        s["phase"] = "done"
-        return s
+        return {**state, "king": None, "phase": "done"}
 
     def _f_snapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
@@ -810,17 +726,11 @@ class ZwickerRules:
         return s
 
     def _f_called(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        s = dict(state)
-        s["caller"] = e["seat"]
-        s["turns_left"] = [0 if i == e["seat"] else 1 for i in range(state["n"])]
-        s["phase"] = "done"
-        return s
+        left = [0 if i == e["seat"] else 1 for i in range(state["seats"])]
+        return {**state, "caller": e["seat"], "turns_left": left, "phase": "done"}
 
     def _f_reshuffled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        s = dict(state)
-        s["draw"] = [c["id"] for c in reversed(e["data"]["draw"])]
-        s["discard"] = state["discard"][-1:]
-        return s
+        return {**state, "draw": [c["id"] for c in reversed(e["data"]["draw"])], "discard": state["discard"][-1:]}
 
     def _f_turn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         s = dict(state)
@@ -839,32 +749,80 @@ class ZwickerRules:
     def _f_timer(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         if e["data"]["id"].startswith(("race:", "look-")):
             return state  # the race and the looks keep their own times; `timer` is the turn's
-        s = dict(state)
-        s["timer"] = {"id": e["data"]["id"], "due": e["data"]["due_ms"]}
-        return s
+        return {**state, "timer": {"id": e["data"]["id"], "due": e["data"]["due_ms"]}}
 
     def _f_revealed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        s = dict(state)
         d = e["data"]
-        s["phase"] = "over"
+        s = dict(state)
+        s["finished"] = True
         s["timer"] = None
         s["king"] = None
         if state["turns_left"] is not None:
-            s["turns_left"] = [0] * state["n"]
+            s["turns_left"] = [0] * state["seats"]
         s["revealed"] = {"slots": d["slots"], "totals": d["totals"]}
         return s
 
     def _f_finished(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
-        s = dict(state)
-        s["outcome"] = e["data"]["outcome"]
-        return s
+        return {**state, "outcome": e["data"]["outcome"]}
+
+    # --- legal actions -------------------------------------------------------
+
+    def legal_actions(self, state: dict[str, Any] | None, seat: int | None) -> list[Action]:
+        """The seat's turn actions (if on turn) and its snaps; see the [D] lines on legal actions.
+
+        Everything here is on the seat's view: the grids' filled slots, the
+        phase, the caller, the pile counts, its own drawn card and King look,
+        and the open race's claims (public), which decide which slots a
+        settlement empties before a card-moving move.
+        """
+        if state is None or state["finished"] or not is_int(seat) or not 0 <= seat < state["seats"]:
+            return []
+        legal = self._turn_actions(state, seat) if seat == state["turn"] else []
+        race = state["race"]
+        if race is None or all(c["seat"] != seat for c in race["claims"]):
+            legal.extend(_snaps(_filled(state["slots"][seat])))
+        return legal
+
+    def _turn_actions(self, state: dict[str, Any], seat: int) -> list[Action]:
+        phase = state["phase"]
+        settled = self._settled(state)  # card-moving moves settle the open race first
+        slots = settled["slots"]
+        mine = _filled(slots[seat])
+        if phase == "turn":
+            out: list[Action] = []
+            if state["draw"] or len(state["discard"]) > 1:
+                out.append({"kind": "draw"})
+            if state["caller"] is None:
+                out.append({"kind": "zwicker"})
+            out.extend({"kind": "take_discard", "slot": i} for i in mine)
+            return out
+        if phase == "drawn":
+            out = [{"kind": "discard"}, *({"kind": "replace", "slot": i} for i in mine)]
+            power = POWER_OF[state["drawn"]]
+            others = [(t, j) for t in range(state["seats"]) if t != seat for j in _filled(slots[t])]
+            if power == "look_own":
+                out.extend({"kind": "use", "slot": i} for i in mine)
+            elif power == "look_other":
+                out.extend({"kind": "use", "target": t, "slot": j} for t, j in others)
+            elif power == "blind_swap":
+                out.extend({"kind": "use", "slot": i, "target": t, "target_slot": j} for i in mine for t, j in others)
+            elif power == "king":
+                out.extend({"kind": "use", "target": t, "target_slot": j} for t, j in others)
+            return out
+        if phase == "king":
+            king = state["king"]
+            out = [{"kind": "keep"}]
+            if slots[king["target"]][king["target_slot"]] == king["card"]:
+                out.extend({"kind": "swap", "slot": i} for i in mine)
+            return out
+        return []
 
     # --- view, redact, outcome -----------------------------------------------
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """The table as `seat` sees it now: never a remembered card, only what is face up or in hand."""
-        n = state["n"]
-        me = seat if _is_int(seat) and seat is not None and 0 <= seat < n else None
+        n = state["seats"]
+        me = seat if is_int(seat) and 0 <= seat < n else None
         left = state["turns_left"]
         seats = []
         for s, row in enumerate(state["slots"]):
@@ -883,19 +841,18 @@ class ZwickerRules:
         if mine and king is not None:
             king_look = {"target": king["target"], "target_slot": king["target_slot"], "card": card(king["card"])}
         timer = state["timer"]
-        phase = state["phase"]
         looks = []
         if me is not None:
-            for lk in (state.get("looks") or [[]] * n)[me]:
+            for lk in state["looks"][me]:
                 looks.append({"target": lk["target"], "slot": lk["slot"], "card": card(lk["card"]), "until_ms": lk["until_ms"]})
-        race = state.get("race")
+        race = state["race"]
         return {
             "seat": me,
             "seat_count": n,
             "dealer": state["dealer"],
             "turn": state["turn"],
             "turn_no": state["turn_no"],
-            "phase": phase,
+            "phase": "over" if state["finished"] else state["phase"],
             "final_round": state["caller"] is not None,
             "caller": state["caller"],
             "discard_top": card(state["discard"][-1]) if state["discard"] else None,
@@ -914,6 +871,7 @@ class ZwickerRules:
             "race": None
             if race is None
             else {"id": race["id"], "opened_ms": race["opened_ms"], "claims": [dict(c) for c in race["claims"]]},
+            "legal": self.legal_actions(state, me),
         }
 
     def view_all(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -968,9 +926,42 @@ class ZwickerRules:
             return {**e, "data": {"draw_count": len(d["draw"])}}
         return e
 
-    def outcome(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        """None while the match runs; the placements once `finished` is folded."""
-        return state["outcome"]
+    moves = {
+        "take_discard": _take_discard,
+        "draw": _draw,
+        "replace": _replace,
+        "discard": _discard,
+        "use": _use,
+        "swap": _swap,
+        "keep": _keep,
+        "zwicker": _zwicker,
+        "snap": _snap,
+        TIMER: _timer,
+    }
+    folds = {
+        "dealt": _f_dealt,
+        "peeked": _f_peeked,
+        "drawn": _f_drawn,
+        "took_discard": _f_took_discard,
+        "replaced": _f_replaced,
+        "discarded": _f_discarded,
+        "used": _f_used,
+        "swapped": _f_swapped,
+        "kept": _f_kept,
+        "snapped": _f_snapped,
+        "snap_wrong": _f_snap_wrong,
+        "snap_taken_back": _f_nothing,
+        "called": _f_called,
+        "reshuffled": _f_reshuffled,
+        "turn_timeout": _f_nothing,
+        "turn": _f_turn,
+        "timer": _f_timer,
+        "revealed": _f_revealed,
+        "finished": _f_finished,
+        "race_claimed": _f_race_claimed,
+        "race_settled": _f_race_settled,
+        "looks_ended": _f_looks_ended,
+    }
 
 
 RULES = ZwickerRules()

@@ -7,11 +7,11 @@ import random
 from typing import Any
 
 from games.engine import BotContext, event, fold_all, timer_event
-from games.testing import play_bots, redacted_history
 from games.zwicker.bot import BOT, LEVELS, ZwickerBot
-from games.zwicker.harness import level_tournament
 from games.zwicker.rules import RULES
+from tests.games.zwicker.harness import level_tournament
 from tests.games.zwicker.zwicker_helpers import act, c, cid, dealt
+from tests.support.simulate import play_bots, redacted_history
 
 LEVEL_CYCLE = ("easy", "normal", "hard")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 from games.engine import event, fold_all, timer_event
-from games.testing import visible_ids
 from games.zwicker.rules import RULES
 from tests.games.zwicker.zwicker_helpers import act, c, cid, dealt, kinds, table
+from tests.support.simulate import visible_ids
 
 G2 = [["Ac", "9s", "4h", "3d"], ["Jc", "4c", "8h", "Kd"]]
 

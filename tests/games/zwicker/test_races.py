@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from games.engine import RuleError, Timing, event, fold_all, timer_event
-from games.testing import play_bots, play_random, visible_ids
 from games.zwicker.bot import BOT
-from games.zwicker.harness import HARNESS
 from games.zwicker.rules import RULES
 from tests.games.race_timings import RandomTimings
+from tests.games.zwicker.harness import HARNESS
 from tests.games.zwicker.zwicker_helpers import act, c, cid, dealt, grid, kinds
+from tests.support.simulate import play_bots, play_random, visible_ids
 
 GRIDS = [["Ac", "9s", "4h", "3d"], ["Jc", "4c", "8h", "Kd"], ["4s", "6h", "7d", "2s"]]
 
@@ -201,7 +201,7 @@ def test_random_play_with_random_timings_keeps_every_invariant(seats: int) -> No
     kinds_seen: set[str] = set()
     finished = timed = 0
     for seed in range(12):
-        rules = RandomTimings(RULES, seed, lambda st: st["n"])
+        rules = RandomTimings(HARNESS.rules, seed)  # type: ignore[arg-type]
         report = play_random(dataclasses.replace(HARNESS, rules=rules), seats, seed * 31 + seats, max_actions=400)
         finished += report.finished
         timed += rules.timings
@@ -221,7 +221,7 @@ def test_random_play_with_random_timings_keeps_every_invariant(seats: int) -> No
 def test_bot_matches_with_random_timings_end_without_errors(seats: int) -> None:
     """Bots act through the platform with their own waits; with remote players' timings they still never err."""
     for seed in range(4):
-        rules = RandomTimings(RULES, seed, lambda st: st["n"])
+        rules = RandomTimings(RULES, seed)
         levels = [("easy", "normal", "hard")[(seed + s) % 3] for s in range(seats)]
         report = play_bots(rules, BOT, levels, 500 + seed)  # type: ignore[arg-type]
         assert report.rule_errors == 0, (seed, levels)
@@ -231,7 +231,7 @@ def test_bot_matches_with_random_timings_end_without_errors(seats: int) -> None:
 
 def test_a_bot_does_not_snap_again_while_its_claim_is_judged() -> None:
     from games.engine import BotContext
-    from games.testing import redacted_history
+    from tests.support.simulate import redacted_history
 
     grids = [GRIDS[0], ["Jc", "9d", "4c", "Kd"], ["6h", "7d", "2s", "4s"]]  # the 4s they peeked at
     log, s = _log_and_state(grids)

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from games.testing import play_random
-from games.zwicker.harness import HARNESS, card_ids
 from games.zwicker.rules import RULES
+from tests.games.zwicker.harness import HARNESS, card_ids
+from tests.support.simulate import play_random
 
 GAMES = int(os.environ.get("RANDOM_GAMES", "150"))
 SEATS = (2, 3, 4, 5, 6)

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from games.engine import RuleError, fold_all
-from games.testing import visible_ids
 from games.zwicker.rules import RANKS, RULES, SUITS, VALUE_OF, compute_outcome
 from tests.games.zwicker.zwicker_helpers import act, c, cid, grid, kinds, moves, refused, table
+from tests.support.simulate import visible_ids
 
 G2 = [["5h", "9s", "Ah", "3d"], ["Jc", "4c", "8h", "Kd"]]
 
@@ -439,7 +439,7 @@ def test_snap_garbage_and_empty_slots() -> None:
     refused(s2, 1, {"kind": "snap", "slots": [1]}, "empty_slot")
     for slots in ([], [1, 1], [4], [-1], ["1"], [True], None, "1", 1, [[1]], [1.0], [0, 1, 2, 3, 0], {"0": 1}):
         refused(s, 1, {"kind": "snap", "slots": slots}, "bad_action")
-    refused(s, None, {"kind": "snap", "slots": [1]}, "not_seated")
+    refused(s, None, {"kind": "snap", "slots": [1]}, "bad_action")
 
 
 # --- reshuffle --------------------------------------------------------------------
@@ -664,7 +664,7 @@ def test_stale_and_unknown_timers_do_nothing() -> None:
     refused(s, None, {"kind": "timer", "id": 2}, "bad_action")
     refused(s, None, {"kind": "timer"}, "bad_action")
     refused(s, 1, {"kind": "timer", "id": "turn-2"}, "bad_action")
-    refused(s, None, {"kind": "draw"}, "not_seated")
+    refused(s, None, {"kind": "draw"}, "bad_action")
 
 
 def test_timeout_in_the_final_round_counts_as_the_turn() -> None:

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.testing import play_random, visible_ids
-from games.zwicker.harness import HARNESS
 from games.zwicker.rules import RULES, VALUE_OF
+from tests.games.zwicker.harness import HARNESS
 from tests.games.zwicker.zwicker_helpers import act, c, table
+from tests.support.simulate import play_random, visible_ids
 
 ADDED = {"seats", "drawn", "drawn_power", "king_look", "draw_top"}
 
