@@ -35,8 +35,28 @@ turn, same rank for snaps, the slowest takes back, King swap optional):
   `caller` rather than a separate phase, so the step stays visible in it.
   Between the events of one action (a replay seeking to such a seq) the
   phase may read "done": the turn is over and the next `turn` event follows.
+  The state says "over" as `finished` (true from the `revealed` event on),
+  the one word every game's state uses; `phase` keeps only the turn's step.
 - [D] A timer action after the end is refused like every action
   (`match_over`); before the end, a stale timer id changes nothing.
+
+The game kit (issue 15): `GameRules` makes the checks every action needs,
+with the error codes all four games share. Changed by it:
+
+- [D] An action without a seat that is not a timer is `bad_action` (was
+  `not_seated`); a `now_ms` that is not a whole number is `bad_action` (was
+  read as 0); a snap's malformed `Timing` (e.g. `comp_ms` of the wrong
+  length) is `bad_action` (was replaced by one that compensates nobody).
+- [D] `legal_actions` (in every seat's view as `legal`): the seat's turn
+  moves when it is on turn, and its snaps at any moment unless its own claim
+  is being judged. A snap is listed once per set of one to three filled
+  slots, ascending: the order of the named slots only chooses which card
+  lies on top, and a rank has four cards, one of them the top discard, so a
+  snap of four or more cards can never match (it is still accepted, and
+  punished, as a wrong snap; it is just not offered). Turn moves that move
+  cards are listed on the table as the open race's settlement will leave
+  it (that settlement is public: the claims are in every view), so a slot a
+  landing snap will empty is not offered.
 
 Fair races (issue 16, PROTOCOL "Fair races"): `snap` is a race action.
 

@@ -747,3 +747,23 @@ def test_fuzzed_actions_never_raise_anything_but_rule_errors() -> None:
             s = RULES.fold(s, e)
         if s["outcome"] is not None:
             s = table(G2)
+
+
+def test_the_kit_error_codes() -> None:
+    """One set of codes in every game: a clock that is not a whole number, a malformed timing, a seatless move."""
+    from games.engine import Timing
+
+    s = table(G2, discard="4h")
+    before = copy.deepcopy(s)
+    for now in (None, "5", 1.5, True):
+        with pytest.raises(RuleError) as err:
+            RULES.decide(s, 1, {"kind": "snap", "slots": [1]}, now, random.Random(0))  # type: ignore[arg-type]
+        assert err.value.code == "bad_action"
+    for timing in (Timing(10, 10, (0,)), Timing(10, 20, (0, 0)), Timing(10, 5, (0, -1)), "soon"):
+        with pytest.raises(RuleError) as err:
+            RULES.decide(s, 1, {"kind": "snap", "slots": [1]}, 10, random.Random(0), timing=timing)  # type: ignore[arg-type]
+        assert err.value.code == "bad_action", timing
+    refused(s, None, {"kind": "zwicker"}, "bad_action")
+    assert s == before
+    s, ev = act(s, 1, {"kind": "snap", "slots": [1]})  # the same snap, well timed, lands
+    assert moves(ev) == ["snapped"]
