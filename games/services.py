@@ -345,10 +345,10 @@ def action_check(*, action: Any, action_id: Any, id_required: bool = False) -> N
 
     The one shape check of an action, whoever submits it: the table socket calls it on the event
     loop before its hop to a database thread (then `action_submit(checked=True)`), `action_submit`
-    for everyone else. The id is stored
-    as text and the action reaches rules and events: a NUL or a lone surrogate in either (whichever
-    way it got here) would fail in the database or an encoder, not as an error. A socket's
-    action always carries an id (`id_required`); a timer's or a bot's may not.
+    for everyone else. The id is stored as text and the action reaches rules and events: a NUL or
+    a lone surrogate in either (whichever way it got here) would fail in the database or an
+    encoder, not as an error. A socket's action always carries an id (`id_required`); a timer's or
+    a bot's may not.
     """
     if (id_required or action_id is not None) and (not isinstance(action_id, str) or not 0 < len(action_id) <= MAX_ACTION_ID):
         raise errors.PlatformError("bad_message", f"`id` must be a string of 1 to {MAX_ACTION_ID} characters")
