@@ -4,7 +4,10 @@ Every change to a match goes through `action_submit`: one transaction that
 locks the match row, decides, folds, appends the events and saves. What
 others must hear of it (sockets, timers, bots, end of match) is sent with
 `transaction.on_commit` only, so nothing is pushed for a rollback (Zulip's
-actions pattern).
+actions pattern: `action_check`, the transaction, `action_notify`). On
+PostgreSQL an action of its own is two messages to the database, its
+transaction opened and committed by hand (games/action_sql.ActionTransaction:
+the same lock, durability and after-commit guarantees as `atomic`).
 """
 
 from __future__ import annotations
