@@ -108,7 +108,8 @@ class RandomPlayRules:
     move and, of the seat's listed snaps, the ones that match the top discard
     plus, now and then, one likely wrong one (its first filled slot). Whatever it offers is
     in the real list; views, events and `decide` are the real rules' own.
-    Now and then a player on a short turn lets it run out (no turn move offered).
+    Now and then a player on a short turn lets it run out (no turn move
+    offered), and nobody calls Zwicker in the first two rounds.
     """
 
     def __init__(self, rules: ZwickerRules) -> None:
@@ -129,7 +130,11 @@ class RandomPlayRules:
 
         idle = seat == state["turn"] and state["options"]["turn_seconds"] <= 5 and state["turn_no"] % 5 == 2
 
+        early = state["turn_no"] <= 2 * state["seats"]
+
         def kept(a: Action) -> bool:
+            if a["kind"] == "zwicker" and early:
+                return False  # nobody calls before every seat has played twice: matches long enough to see the rules
             if a["kind"] != "snap":
                 return not idle  # a player who lets its short turn run out: the table plays it (turn_timeout)
             return a["slots"] == [first] or all(RANK_OF[row[i]] == top for i in a["slots"])
