@@ -33,6 +33,24 @@ def test_two_hundred_bot_matches_end_scored_without_rule_errors() -> None:
     assert max(lengths) < 2000
 
 
+def test_a_bot_submits_only_what_its_view_lists() -> None:
+    class Checked(ZwickerBot):
+        moves = 0
+
+        def choose(self, ctx: BotContext, rng: random.Random) -> Any:
+            move = super().choose(ctx, rng)
+            if move is not None:
+                assert move.action in ctx.view["legal"], (move.action, ctx.view["legal"])
+                Checked.moves += 1
+            return move
+
+    for m in range(12):
+        seats = 2 + m % 5
+        report = play_bots(RULES, Checked(), [LEVEL_CYCLE[(m + s) % 3] for s in range(seats)], seed=900 + m)
+        assert report.outcome is not None
+    assert Checked.moves > 100
+
+
 def test_levels_differ_hard_beats_easy() -> None:
     figures = level_tournament(90, seats=3, seed=4)
     assert figures["rule_errors"] == 0 and figures["unfinished"] == 0
