@@ -31,7 +31,7 @@
 //
 // Legal actions: a seat's view lists `legal`, the exact actions it may submit now (every move, the mistakes the
 // rules punish included; [] for spectators and finished matches). A control is enabled exactly when its action is
-// listed: legalOf(view, kind, match) / legalActions(view, kind, match).
+// listed: legalOf(view, kind, match).
 
 // --- DOM ---------------------------------------------------------------------------------------------
 
@@ -105,15 +105,7 @@ function matches(action, match) {
   return Object.entries(match || {}).every(([k, want]) => JSON.stringify(action[k]) === JSON.stringify(want));
 }
 
-// The listed actions of `kind` whose fields equal `match`'s; null when the view lists none (a game that sends no
-// `legal` yet: the renderer keeps its own enabling).
-export function legalActions(view, kind, match = null) {
-  if (!view || !Array.isArray(view.legal)) return null;
-  return view.legal.filter((a) => a && a.kind === kind && matches(a, match));
-}
-
-// Whether an action of `kind` (with `match`'s fields) is legal now; `legacy` when the view lists no `legal`.
-export function legalOf(view, kind, match = null, legacy = true) {
-  const found = legalActions(view, kind, match);
-  return found === null ? !!legacy : found.length > 0;
+// Whether the view lists an action of `kind` whose fields equal `match`'s: the one test of a control's enabling.
+export function legalOf(view, kind, match = null) {
+  return !!view && Array.isArray(view.legal) && view.legal.some((a) => a && a.kind === kind && matches(a, match));
 }

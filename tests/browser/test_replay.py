@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.registry import get_bot, get_rules
 from replays.selectors import export_document
+from tests.browser.conftest import DESKTOP, PHONE, axe_violations, new_page, screenshot, sideways
 from tests.integration.stack import Stack, api, register
 from tests.support.simulate import play_bots
 
@@ -172,3 +173,21 @@ def test_spectator_follows_a_live_match(page: Any, server: Stack) -> None:
         summary = api(server.url(), "GET", f"/api/matches/{match_id}/")
         raise AssertionError(f"the page stayed at {seen} events; the server has {summary['event_count']}\n{server.log_text()}") from None
     page.wait_for_function("() => window.replay.position === Number(document.querySelector('[data-testid=total]').textContent)")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_replay_page_mid_match_fits_the_screen(browser: Any, server: Stack, bot_match: int, size: dict) -> None:
+    """Halfway through the match, with the ★ marks in the list: no sideways scrolling, no serious axe finding; a
+    screenshot (test-results/screenshots/replay-mid-<w>x<h>.png) for a person to look at."""
+    page = new_page(browser, server, **size)
+    open_replay(page, bot_match)
+    total = int(page.locator("[data-testid=total]").inner_text())
+    page.evaluate(f"() => window.replay.seek({total // 2})")
+    page.wait_for_function(f"() => window.replay.position === {total // 2}")
+    assert page.locator("[data-testid=event-list] li.important").count() > 0
+    screenshot(page, "replay-mid")
+    width, inner = sideways(page)
+    assert width <= inner, f"the replay page scrolls sideways ({width} > {inner})"
+    assert axe_violations(page) == []
+    assert not page.errors, page.errors
+    page.context.close()

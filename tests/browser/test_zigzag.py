@@ -247,11 +247,15 @@ def _mount(page: Any, view: dict[str, Any], players: list[dict[str, Any]], seat:
 
 
 def test_replay_everything_view_and_event_sentences(page: Any) -> None:
+    from games.engine import fold_all
+    from games.registry import get_bot
     from games.zigzag.rules import RULES
-    from tests.support.simulate import harness_of, play_random
+    from tests.support.simulate import harness_of, play_bots, play_random
 
+    # Random play for a busy moment and every kind of move; a bot match (random matches seldom end) for the end.
     report = play_random(harness_of("zigzag"), 4, 23, max_actions=3000, options={"signals_seen": True}, check=False)
-    assert report.finished
+    whole = play_bots(RULES, get_bot("zigzag"), ["hard", "easy", "normal", "easy"], 1, options={"signals_seen": True})
+    assert whole.outcome is not None
     chosen = moment(RULES, report.log, lambda s: not s["finished"] and any(s["signals"]) and any(c is not None for c in s["starting"])
                     and s["centre"], last=True)
     assert chosen is not None, "no moment with a sign, an untaken starting card and a centre in this random match"
@@ -282,9 +286,7 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     expect(page.locator("[data-testid=xray-note]")).to_have_count(0)
 
     # The end: every hand face up for everyone, the places, and who won.
-    final = None
-    for e in report.log:
-        final = RULES.fold(final, e)
+    final = fold_all(RULES, whole.log)
     _mount(page, RULES.view(final, None), players)
     winner = final["outcome"]["winners"][0] % 2
     expect(page.locator("[data-testid=finished]")).to_have_text(re.compile(rf"Match over — \S+ Team {winner + 1} wins!"))
@@ -292,8 +294,9 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     expect(page.locator(".zigzag-backs .zigzag-card:not(.zigzag-back):not(.zigzag-starting)")).to_have_count(16)
 
     # The replay's event list: one sentence per event in each language, every kind of the match.
-    events = [dict(RULES.redact(e, None) or {"kind": None}, seq=i + 1, t_ms=100 * i) for i, e in enumerate(report.log)]
-    events = [e for e in events if e["kind"]] + [dict(e, seq=i + 1, t_ms=100 * i) for i, e in enumerate(report.log)]
+    log = report.log + whole.log
+    events = [dict(RULES.redact(e, None) or {"kind": None}, seq=i + 1, t_ms=100 * i) for i, e in enumerate(log)]
+    events = [e for e in events if e["kind"]] + [dict(e, seq=i + 1, t_ms=100 * i) for i, e in enumerate(log)]
 
     texts = describe_all(page, "zigzag", events, players)  # each language from a page loaded in it
     kinds = {e["kind"] for e in events}

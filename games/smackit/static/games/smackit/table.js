@@ -236,17 +236,13 @@ export function createRenderer(root, ctx) {
     return !!(view && !view.finished && view.race);
   }
 
-  function myClaimPending() {
-    return racePending() && (view.race.claims || []).some((c) => c.seat === ctx.seat);
-  }
-
-  // Enabled exactly when the view lists the action as legal (a game not sending `legal` yet: the old rules of thumb).
+  // Enabled exactly when the view lists the action as legal (a false smack included: it is a move).
   function canFlip() {
-    return !!view && legalOf(view, "flip", null, !view.finished && view.turn === ctx.seat && ctx.seat !== null && !smackPending());
+    return legalOf(view, "flip");
   }
 
   function canSmack() {
-    return !!view && legalOf(view, "smack", null, !view.finished && !(view.out_for_good || []).includes(ctx.seat) && !myClaimPending());
+    return legalOf(view, "smack");
   }
 
   function doFlip() {

@@ -351,11 +351,11 @@ export function createRenderer(root, ctx) {
       controls.append(group);
       return;
     }
-    // Enabled exactly when the view lists the action (a game not sending `legal` yet: the old rules of thumb).
-    const throwButton = el("button", { type: "button", class: "zack-throw", "data-testid": "throw", disabled: !legalOf(view, "throw", null, mine.pile > 0), onclick: doThrow },
+    // Enabled exactly when the view lists the action (a card out of turn and a false challenge included).
+    const throwButton = el("button", { type: "button", class: "zack-throw", "data-testid": "throw", disabled: !legalOf(view, "throw"), onclick: doThrow },
       el("span", { text: t.throw }), el("small", { text: t.throwKey }));
     const colourButton = el("button", { type: "button", class: `zack-colour${mine.pile === 0 ? " urgent" : ""}`, "data-testid": "colour",
-      disabled: !legalOf(view, "colour", null, !mine.colour_card_in_box), style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
+      disabled: !legalOf(view, "colour"), style: `--hue:${HUES[mine.colour]}`, onclick: doColour },
     el("span", { class: "zack-symbol", text: SYMBOLS[mine.colour] }), el("span", { text: ` ${t.colourCard}` }), el("small", { text: t.colourKey }));
     const challenges = el("div", { class: "zack-challenges", role: "group", "aria-label": t.challenge },
       el("span", { class: "zack-hint" }, t.challenge, el("small", { class: "key-hint", text: ` (${fill(t.challengeKeys, { n: view.seats.length - 1 })})` })));
@@ -463,11 +463,11 @@ export function createRenderer(root, ctx) {
   }
 
   function doThrow() {
-    if (canAct() && legalOf(view, "throw", null, view.seats[ctx.seat].pile > 0 && view.waiting_choice !== ctx.seat)) ctx.send({ kind: "throw" });
+    if (canAct() && legalOf(view, "throw")) ctx.send({ kind: "throw" });
   }
 
   function doColour() {
-    if (canAct() && legalOf(view, "colour", null, !view.seats[ctx.seat].colour_card_in_box)) ctx.send({ kind: "colour" });
+    if (canAct() && legalOf(view, "colour")) ctx.send({ kind: "colour" });
   }
 
   function doChallenge(colour) {

@@ -572,9 +572,9 @@ export function createRenderer(root, ctx) {
     controls.append(hint);
     if (armed) controls.append(el("p", { class: "zigzag-hint zigzag-armed-hint", "data-testid": "armed-sign", "data-sign": armed, text: fmt(S.armed, { sign: S.combos[armed] }) }));
     const row = el("div", { class: "zigzag-buttons" });
-    // Enabled exactly when the view lists the action (a game not sending `legal` yet: the old rules of thumb).
+    // Enabled exactly when the view lists the action (a false announcement or counter included).
     if (!myOpened()) row.append(el("button", { "data-testid": "open", class: "zigzag-primary", text: S.open, disabled: selected === null || !legalOf(v, "open", { card: selected }), onclick: openWith }));
-    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: !legalOf(v, "pass", null, !v.passed.includes(v.seat)), onclick: () => move({ kind: "pass" }) }));
+    else row.append(el("button", { "data-testid": "pass", class: "zigzag-primary", text: S.pass, disabled: !legalOf(v, "pass"), onclick: () => move({ kind: "pass" }) }));
     if (special && special.target === null) {
       for (let s = 0; s < v.seats; s++) {
         const mineTeam = s % (v.seats / 2) === v.team;
@@ -616,14 +616,13 @@ export function createRenderer(root, ctx) {
     ann.append(select);
     controls.append(ann);
     const ctr = el("div", { class: "zigzag-buttons zigzag-counters" });
-    const used = v.teams[v.team].failed_counters;
     for (const t of v.teams) {
       if (t.team === v.team) continue;
       ctr.append(el("button", {
         "data-testid": `counter-${t.team}`,
         class: `zigzag-team-${t.team}`,
         text: `${TEAM_SYMBOLS[t.team] || ""} ${fmt(S.counter, { n: t.team + 1 })}`,
-        disabled: !legalOf(v, "counter", { team: t.team }, used < 3),
+        disabled: !legalOf(v, "counter", { team: t.team }),
         onclick: () => act({ kind: "counter", team: t.team }),
       }));
     }

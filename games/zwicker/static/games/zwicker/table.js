@@ -475,8 +475,8 @@ export function createRenderer(root, ctx) {
     if (!canAct()) return ctx.send ? null : el("p", { class: "zw-hint", text: t("spectator") });
     const box = el("div", { class: "zw-controls" });
     // "Draw (D)": the key in a <small class="key-hint"> that touch screens hide (site.css)
-    // Enabled exactly when the view lists an action of `kind` (a game not sending `legal` yet: always); `kind` null:
-    // not an action (cancel).
+    // Enabled exactly when the view lists an action of `kind` (a wrong snap included); `kind` null: not an action
+    // (cancel).
     const btn = (testid, kind, label, onclick, extra) => {
       const [, text, key] = /^(.*?)( \([^)]*\))?$/.exec(label);
       return el("button", { type: "button", "data-testid": testid, class: `zw-btn ${extra || ""}`, disabled: kind !== null && !legalOf(view, kind), onclick },
