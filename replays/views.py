@@ -27,7 +27,7 @@ class HistoryFilters(QuerySerializer):
     game = serializers.ChoiceField(choices=public_slugs(), required=False, allow_blank=True)
     player = serializers.CharField(required=False, allow_blank=True, max_length=150)
     status = serializers.ChoiceField(choices=Match.Status.values, required=False, allow_blank=True)
-    page = serializers.CharField(required=False, allow_blank=True, max_length=20)
+    page = serializers.CharField(required=False, allow_blank=True, max_length=200)
 
 
 def history(request: HttpRequest) -> HttpResponse:
