@@ -8,7 +8,9 @@ database.
 
 Random play draws every action from `rules.legal_actions(state, seat)` — one
 kind at random, then one action of that kind, so a rare move (a smack among
-many flips) occurs as often as a common one — and, with a small probability,
+many flips) occurs as often as a common one; or a game's `choose` picks among
+the listed actions on purpose (it may read the true state, as a random driver
+may; the driver refuses a pick that is not listed) — and, with a small probability,
 an action the driver spoils itself (a wrong kind, a bad seat, a field of the
 wrong type, a malformed race Timing) which the rules must refuse with a
 RuleError, changing nothing.
@@ -20,14 +22,18 @@ import copy
 import heapq
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import TIMER, Action, Bot, BotContext, Event, RuleError, Rules, State, Timing, fold_all
+from games.engine import TIMER, Action, Bot, BotContext, Event, RuleError, Rules, State, Timing, fold_all, is_int
 
 STEPS_MS = (0, 1, 5, 20, 50, 150, 400, 1200)  # how far the clock moves between two random actions
 LINES_MS = (0, 0, 5, 40, 80, 150, 200, 320)  # round trips a table may see (bots are 0; 320 is beyond the cap)
 MALFORMED = 0.03  # share of random actions the driver spoils on purpose
+
+Choose = Callable[[State, int, list[Action], random.Random], Action | None]
+"""A game's purposeful pick among a seat's listed actions (the true state in hand); None = the seat waits."""
 
 
 class InvariantError(AssertionError):
@@ -54,8 +60,15 @@ class RandomLines:
         self.cap_ms = cap_ms
         self._lines: list[int] | None = None
 
-    def timing(self, seats: int, seat: int, now_ms: int) -> Timing:
-        """What the platform would compute: comp per seat = min(measured rtt, cap), judged = arrival - own comp."""
+    def timing(self, seats: int, seat: Any, now_ms: Any) -> Timing | None:
+        """What the platform would compute: comp per seat = min(measured rtt, cap), judged = arrival - own comp.
+
+        None (untimed) for a call no platform would time — a seat or clock that
+        is not a whole number in range — so a driver's malformed call reaches
+        the rules as it was made, to be refused there.
+        """
+        if not (is_int(seat) and is_int(now_ms) and is_int(seats) and 0 <= seat < seats):
+            return None
         if self._lines is None or len(self._lines) != seats:
             self._lines = [self._rng.choice(LINES_MS) for _ in range(seats)]
         comp = [max(0, min(rtt + self._rng.randint(-10, 10), self.cap_ms)) if rtt else 0 for rtt in self._lines]
@@ -83,6 +96,57 @@ def pick_weighted(
     kinds = sorted(by_kind)
     weights = [(kind_weights or {}).get(k, 1.0) for k in kinds]
     return rng.choice(by_kind[rng.choices(kinds, weights)[0]])
+
+
+def draw_action(
+    state: State,
+    seat: int,
+    legal: list[Action],
+    rng: random.Random,
+    *,
+    choose: Choose | None = None,
+    kind_weights: dict[str, float] | None = None,
+) -> Action | None:
+    """The game's `choose` among `legal` if it has one (checked to be listed), else a kind-weighted draw."""
+    if choose is None:
+        return pick_legal(legal, rng, kind_weights)
+    action = choose(state, seat, legal, rng)
+    if action is not None and action not in legal:
+        raise InvariantError(f"the harness chose an unlisted action {action!r} for seat {seat}")
+    return action
+
+
+def draw_move(
+    rules: Rules,
+    state: State,
+    seats: int,
+    rng: random.Random,
+    *,
+    choose: Choose | None = None,
+    kind_weights: dict[str, float] | None = None,
+    by_table: bool = False,
+    seat: int | None = None,
+) -> tuple[int, Action | None]:
+    """(seat, action) of one random step: a random seat's draw, or with `by_table` one drawn across the table.
+
+    `by_table` draws the kind among every seat's candidates — their listed
+    actions, or each seat's `choose` pick when the game has one — then a seat
+    and action of that kind: for games where most seats can only make one
+    kind of move most of the time (anyone may smack, one seat flips).
+    """
+    seat = rng.randrange(seats) if seat is None else seat
+    if not by_table:
+        return seat, draw_action(state, seat, rules.legal_actions(state, seat), rng, choose=choose, kind_weights=kind_weights)
+    table: list[tuple[int, Action]] = []
+    for s in range(seats):
+        legal = rules.legal_actions(state, s)
+        if choose is None:
+            table.extend((s, a) for a in legal)
+        else:
+            picked = draw_action(state, s, legal, rng, choose=choose)
+            if picked is not None:
+                table.append((s, picked))
+    return pick_weighted(table, rng, kind_weights) or (seat, None)
 
 
 def spoil(action: Action, rng: random.Random) -> Action | None:
@@ -134,12 +198,13 @@ def random_action(
     rng: random.Random,
     *,
     malformed: float = MALFORMED,
+    choose: Choose | None = None,
+    kind_weights: dict[str, float] | None = None,
 ) -> Action | Any:
     """For drivers that submit through the platform: a legal action, sometimes a malformed one; None if none."""
-    legal = rules.legal_actions(state, seat)
     if rng.random() < malformed:
         return malformed_action(rules, state, seat, rng)
-    return pick_legal(legal, rng)
+    return draw_action(state, seat, rules.legal_actions(state, seat), rng, choose=choose, kind_weights=kind_weights)
 
 
 # --- random play ---------------------------------------------------------------
@@ -222,15 +287,14 @@ def play_random(
     timings: RandomLines | None = None,
     kind_weights: dict[str, float] | None = None,
     by_table: bool = False,
+    choose: Choose | None = None,
 ) -> RandomPlayReport:
     """Play one random match; `checks` (if any) asserts every invariant after every step.
 
     A spoiled action (probability `malformed`) must raise RuleError; with
     `timings`, race actions get a random platform-like Timing (and now and
-    then a malformed one, also refused). `by_table` draws the kind among
-    every seat's legal actions (then a seat and action of that kind) instead
-    of a random seat's: for games where most seats can only make one kind of
-    move most of the time (anyone may smack, one seat flips).
+    then a malformed one, also refused). Actions come from `draw_move`
+    (`choose`, `kind_weights`, `by_table`: see there).
     """
     rng = random.Random(seed)
     log = [dict(e, seq=i + 1, t_ms=0) for i, e in enumerate(rules.setup(seats, options or {}, rng))]
@@ -256,20 +320,18 @@ def play_random(
             seat, action = None, {"kind": TIMER, "id": timer_id}
         else:
             seat = rng.randrange(seats)
-            legal = rules.legal_actions(state, seat)
             if rng.random() < malformed:
                 spoilt = True
-                seat, action, now_ms, timing = _malformed_call(rules, state, seats, seat, legal, now, rng)
-            elif by_table:
-                table = [(s, a) for s in range(seats) for a in (legal if s == seat else rules.legal_actions(state, s))]
-                seat, action = pick_weighted(table, rng, kind_weights) or (seat, None)
+                seat, action, now_ms, timing = _malformed_call(rules, state, seats, seat, rules.legal_actions(state, seat), now, rng)
             else:
-                action = pick_legal(legal, rng, kind_weights)
+                seat, action = draw_move(
+                    rules, state, seats, rng, choose=choose, kind_weights=kind_weights, by_table=by_table, seat=seat
+                )
             if action is None and not spoilt:
                 continue
             if timings is not None and not spoilt and isinstance(action, dict) and isinstance(action.get("kind"), str) and action["kind"] in rules.races:
                 timing = timings.timing(seats, seat, now)
-                report.timings += 1
+                report.timings += timing is not None
         report.actions += 1
         before = copy.deepcopy(state) if checks else state
         try:

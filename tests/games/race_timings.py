@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.engine import Action, Event, Rules, State, Timing, is_int
+from games.engine import Action, Event, Rules, State, Timing
 from tools.sim import LINES_MS, RandomLines
 
 __all__ = ["LINES_MS", "RandomTimings"]
@@ -40,24 +40,15 @@ class RandomTimings:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rules, name)
 
-    def timing(self, state: State, seat: int, now_ms: int) -> Timing:
-        """What the platform would compute: comp per seat = min(measured rtt, cap), judged = arrival - own comp."""
+    def timing(self, state: State, seat: Any, now_ms: Any) -> Timing | None:
+        """What the platform would compute (see `RandomLines.timing`); None for a call it would not time."""
         return self._lines.timing(self._seats_of(state), seat, now_ms)
 
     def decide(
         self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random, *, timing: Timing | None = None
     ) -> list[Event]:
-        races = self._rules.races
-        if (
-            timing is None
-            and isinstance(state, dict)
-            and isinstance(action, dict)
-            and isinstance(action.get("kind"), str)
-            and action["kind"] in races
-            and is_int(seat)
-            and 0 <= seat < self._seats_of(state)
-            and is_int(now_ms)  # random play's malformed calls reach the rules unchanged
-        ):
+        if timing is None and isinstance(state, dict) and isinstance(action, dict) and isinstance(action.get("kind"), str) and action["kind"] in self._rules.races:
+            # a malformed seat or clock (random play's spoiled calls) reaches the rules untimed, to be refused there
             timing = self.timing(state, seat, now_ms)
-            self.timings += 1
+            self.timings += timing is not None
         return self._rules.decide(state, seat, action, now_ms, rng, timing=timing)

@@ -1,7 +1,8 @@
 """Random play through the whole platform: services, the event log and live sockets.
 
-For every game (and the test-only one): random actions from random seats go
-through `action_submit`; afterwards the stored log folds to the stored state,
+For every game (and the test-only one): random actions from random seats
+(tests/support/platform_random.py: the harness's own draw) go through
+`action_submit`; afterwards the stored log folds to the stored state,
 every stored event survives JSON, and every message each seat's socket and a
 spectator's socket received carries only cards that seat may see (checked
 against the game's own `may_see`, folding the log alongside).
@@ -15,16 +16,12 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from accounts.services import token_for
-from config.asgi import application
-from games import errors, services
 from games.engine import fold_all
 from games.models import Match, MatchEvent
 from games.registry import INSTALLED
-from tests.games.factories import started_table
-from tests.support.simulate import Harness, harness_of, random_action, visible_ids
+from tests.support.platform_random import play_through_sockets, random_table
+from tests.support.simulate import harness_of, visible_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.core]
 
@@ -32,52 +29,13 @@ GAMES = int(os.environ.get("PLATFORM_RANDOM_GAMES", "2"))
 ACTIONS = int(os.environ.get("PLATFORM_RANDOM_ACTIONS", "80"))
 
 
-def seats_for(h: Harness, rng: random.Random) -> int:
-    choices = [n for n in range(h.rules.min_seats, h.rules.max_seats + 1) if not (h.rules.teams and n % 2)]
-    return rng.choice(choices)
-
-
-async def drain(comm: WebsocketCommunicator, into: list[dict[str, Any]]) -> None:
-    # receive_nothing peeks without cancelling the consumer (a timed-out receive would).
-    while not await comm.receive_nothing(timeout=0.2, interval=0.01):
-        into.append(await comm.receive_json_from(timeout=5))
-
-
 @pytest.mark.parametrize("slug", ["tiny", *INSTALLED])
 @pytest.mark.parametrize("game_no", range(GAMES))
 async def test_random_play_through_sockets_keeps_log_state_and_secrets(slug: str, game_no: int) -> None:
     h = harness_of(slug)
     rng = random.Random(f"{slug}-{game_no}")
-    seats = seats_for(h, rng)
-    options = {k: v for k, v in h.random_options(seats, rng).items() if not h.rules.options[k].internal}
-    table, match, humans = await database_sync_to_async(started_table)(players=seats, game=slug, options=options)
-    tokens = [await database_sync_to_async(token_for)(user=u) for u in humans]
-    socks = []
-    for viewer in [None, *range(seats)]:
-        path = f"/ws/tables/{table.pk}/" + ("" if viewer is None else f"?token={tokens[viewer]}")
-        comm = WebsocketCommunicator(application, path)
-        assert (await comm.connect())[0]
-        socks.append((viewer, comm, [await comm.receive_json_from(timeout=5)]))
-
-    @database_sync_to_async
-    def step(i: int) -> None:
-        m = Match.objects.get(pk=match.pk)
-        if m.status != Match.Status.LIVE:
-            return
-        seat = rng.randrange(seats)
-        action = random_action(h.rules, m.state, seat, rng)
-        if action is None:
-            return
-        try:
-            services.action_submit(match_id=match.pk, seat=seat, action=action, action_id=f"r{i}")
-        except errors.PlatformError as e:
-            assert e.code in ("rule", "match_over", "bad_message"), e.message
-
-    for i in range(ACTIONS):
-        await step(i)
-    for _, comm, got in socks:
-        await drain(comm, got)
-        await comm.disconnect()
+    match, _, socks = await random_table(h, slug, rng)
+    await play_through_sockets(h, match, socks, rng, ACTIONS)
 
     @database_sync_to_async
     def stored() -> tuple[list[dict[str, Any]], Any]:

@@ -1,7 +1,7 @@
 """Random matches of every game through the real services and sockets, then replayed through the API.
 
-For each game (and the test-only one) random actions from random seats go
-through `action_submit` while a spectator socket and one socket per seat
+For each game (and the test-only one) random actions from random seats
+(tests/support/platform_random.py) go through `action_submit` while a spectator socket and one socket per seat
 listen. Afterwards:
 
 - the timeline of each perspective equals, event for event, what that
@@ -25,20 +25,16 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from accounts.services import token_for
-from config.asgi import application
-from games import errors, services
+from games import services
 from games.engine import fold_all
 from games.models import Match, Snapshot
 from games.registry import INSTALLED
 from replays.services import snapshots_write
-from tests.games.factories import started_table
-from tests.games.test_platform_random import drain, seats_for
 from tests.replays.replay_support import client, plain, stored_log
-from tests.support.simulate import harness_of, random_action
+from tests.support.platform_random import play_through_sockets, random_table
+from tests.support.simulate import harness_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -93,35 +89,8 @@ async def test_replay_of_random_play_matches_live_sockets_and_the_fold(
     monkeypatch.setattr(services, "SNAPSHOT_EVERY", EVERY)
     h = harness_of(slug)
     rng = random.Random(f"replay-{slug}-{game_no}")
-    seats = seats_for(h, rng)
-    options = {k: v for k, v in h.random_options(seats, rng).items() if not h.rules.options[k].internal}
-    table, match, humans = await database_sync_to_async(started_table)(players=seats, game=slug, options=options)
-    tokens = [await database_sync_to_async(token_for)(user=u) for u in humans]
-    socks: list[tuple[int | None, WebsocketCommunicator, list[dict[str, Any]]]] = []
-    for viewer in [None, *range(seats)]:
-        path = f"/ws/tables/{table.pk}/" + ("" if viewer is None else f"?token={tokens[viewer]}")
-        comm = WebsocketCommunicator(application, path)
-        assert (await comm.connect())[0]
-        socks.append((viewer, comm, [await comm.receive_json_from(timeout=5)]))
-
-    @database_sync_to_async
-    def step(i: int) -> None:
-        m = Match.objects.get(pk=match.pk)
-        if m.status != Match.Status.LIVE:
-            return
-        seat = rng.randrange(seats)
-        action = random_action(h.rules, m.state, seat, rng)
-        if action is not None:
-            try:
-                services.action_submit(match_id=match.pk, seat=seat, action=action, action_id=f"r{i}")
-            except errors.PlatformError as e:
-                assert e.code in ("rule", "match_over", "bad_message"), e.message
-
-    for i in range(ACTIONS):
-        await step(i)
-    for _, comm, got in socks:
-        await drain(comm, got)
-        await comm.disconnect()
+    match, humans, socks = await random_table(h, slug, rng)
+    await play_through_sockets(h, match, socks, rng, ACTIONS)
 
     @database_sync_to_async
     def verify() -> None:

@@ -33,7 +33,7 @@ from games.engine import fold_all
 from games.models import Match, MatchEvent, PendingTimer, Table
 from games.registry import INSTALLED
 from tests.games.factories import started_table
-from tests.support.simulate import Harness, harness_of, random_action, visible_ids
+from tests.support.simulate import Harness, harness_of, random_move, visible_ids
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -124,8 +124,7 @@ async def one_table(h: Harness, slug: str, seats: int, options: dict[str, Any], 
         if timer is not None and rng.random() < 0.08:
             seat, action, action_id = None, {"kind": "timer", "id": timer.timer_id}, f"timer:{timer.timer_id}"[:64]
         else:
-            seat = rng.randrange(seats)
-            action = random_action(h.rules, m.state, seat, rng)
+            seat, action = random_move(h, m.state, seats, rng)  # the harness's own draw (choose, kind weights)
             action_id = f"r{i}"
             if action is None:
                 return True

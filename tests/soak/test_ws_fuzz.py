@@ -40,7 +40,7 @@ from games.models import Match, MatchEvent
 from games.registry import INSTALLED, get_bot
 from games.selectors import events_between, redact_for
 from tests.games.factories import started_table
-from tests.support.simulate import harness_of, random_action
+from tests.support.simulate import harness_action, harness_of
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -182,7 +182,7 @@ async def run_script(slug: str, script: list[tuple[int, str, Any, int]]) -> None
         if kind == "move":
             state, t_ms = await live()
             seat = sock.seat if sock.seat is not None else random.Random(seed).randrange(seats)
-            action = random_action(h.rules, state, seat, random.Random(seed))
+            action = harness_action(h, state, seat, random.Random(seed))
             if action is None:
                 kind = "ping"
             else:

@@ -18,14 +18,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Bot, Event, Rules, State
+from games.engine import Action, Bot, Event, Rules, State
 from tools.sim import (
+    MALFORMED,
     BotMatchReport,
     Checks,
+    Choose,
     InvariantError,
     RandomLines,
     RandomPlayReport,
+    draw_move,
     json_round_trip,
+    malformed_action,
     play_bots,
     random_action,
     redacted_history,
@@ -43,7 +47,9 @@ __all__ = [
     "play_bots",
     "play_random",
     "random_action",
+    "random_move",
     "redacted_history",
+    "harness_action",
     "harness_of",
     "visible_ids",
 ]
@@ -62,8 +68,13 @@ class Harness:
     - `kind_weights`: how often random play picks each action kind (default:
       every listed kind alike), for a game whose matches only end when the
       purposeful kinds come up more often.
-    - `by_table`: draw the kind among every seat's legal actions rather than
-      a random seat's (see `tools.sim.play_random`).
+    - `by_table`: draw the kind among every seat's legal actions (or `choose`
+      picks) rather than a random seat's (see `tools.sim.draw_move`).
+    - `choose(state, seat, legal, rng)`: the game's purposeful pick among the
+      listed actions, for a game a uniform draw cannot play (snaps by position
+      among hidden cards, a tour played towards a combination); it may read the
+      true state, as a random driver may; None = the seat waits this step. The
+      driver raises InvariantError if the pick is not in `legal`.
     """
 
     rules: Rules
@@ -73,6 +84,7 @@ class Harness:
     bots: Callable[[], Bot] | None = None
     kind_weights: dict[str, float] | None = None
     by_table: bool = False
+    choose: Choose | None = None
 
 
 def iter_cards(obj: Any) -> Iterator[dict[str, Any]]:
@@ -91,6 +103,15 @@ def visible_ids(obj: Any) -> set[int]:
     return {c["id"] for c in iter_cards(obj)}
 
 
+ACTION_CARD_FIELDS = ("card", "give", "take")
+"""The fields by which a listed action names a card id (a slot or seat is a position, not a card)."""
+
+
+def action_card_ids(legal: list[Action]) -> set[int]:
+    """Every card id the listed actions name."""
+    return {a[f] for a in legal for f in ACTION_CARD_FIELDS if isinstance(a.get(f), int)}
+
+
 class HarnessChecks(Checks):
     """The generic checks plus conservation (`card_ids`) and secrecy (`may_see`) after every event."""
 
@@ -106,7 +127,7 @@ class HarnessChecks(Checks):
             allowed = self.harness.may_see(None, state, log[0], viewer)
             for e in log:
                 check_secret(self.rules.redact(e, viewer), allowed, viewer, e)
-            check_secret(self.rules.view(state, viewer), allowed, viewer, "view after setup")
+            self.check_view(state, allowed, viewer, "view after setup")
 
     def step(self, prev: State, state: State, e: Event) -> None:
         super().step(prev, state, e)
@@ -118,7 +139,24 @@ class HarnessChecks(Checks):
             if red is not None and (red.get("kind") != e["kind"]):
                 raise InvariantError("redact must keep the event kind")
             check_secret(red, allowed, viewer, e)
-            check_secret(json_round_trip(self.rules.view(state, viewer)), allowed, viewer, f"view after {e['kind']}")
+            self.check_view(state, allowed, viewer, f"view after {e['kind']}")
+
+    def check_view(self, state: State, allowed: set[int], viewer: int | None, where: str) -> None:
+        """The view shows only `allowed` cards, and its `legal` names only cards the rest of it shows.
+
+        Why `legal` apart: it is long (ZIGZAG lists every exchange with every
+        riding sign) and holds ids, not card objects, so walking it for cards
+        was the main cost of the secrecy soak and proved nothing.
+        """
+        view = self.rules.view(state, viewer)
+        legal = (view.get("legal") or []) if isinstance(view, dict) else []
+        rest = json_round_trip({k: v for k, v in view.items() if k != "legal"} if isinstance(view, dict) else view)
+        shown = visible_ids(rest)
+        if shown - allowed:
+            raise InvariantError(f"seat {viewer} may not see cards {sorted(shown - allowed)} in {where!r}")
+        named = action_card_ids(legal)
+        if not named <= shown:
+            raise InvariantError(f"seat {viewer}'s legal actions name cards {sorted(named - shown)} its view does not show, {where!r}")
 
 
 def check_secret(message: Any, allowed: set[int], viewer: int | None, where: Any) -> None:
@@ -155,6 +193,31 @@ def play_random(
         timings=RandomLines(seed) if timings else None,
         kind_weights=harness.kind_weights,
         by_table=harness.by_table,
+        choose=harness.choose,
+    )
+
+
+def harness_action(harness: Harness, state: State, seat: int, rng: random.Random, *, malformed: float = MALFORMED) -> Any:
+    """For drivers that submit through the platform as one seat: its action drawn as random play draws it.
+
+    Sometimes a malformed one (which the platform must refuse); else the
+    harness's `choose` or `kind_weights` draw; None: the seat waits.
+    """
+    return random_action(harness.rules, state, seat, rng, malformed=malformed, choose=harness.choose, kind_weights=harness.kind_weights)
+
+
+def random_move(harness: Harness, state: State, seats: int, rng: random.Random, *, malformed: float = MALFORMED) -> tuple[int, Any]:
+    """For drivers that submit through the platform: (seat, action) drawn as random play draws it.
+
+    A random seat; sometimes a malformed action (which the platform must
+    refuse); else the harness's `choose` / `kind_weights` / `by_table` draw
+    (the action None: nobody acts this step).
+    """
+    seat = rng.randrange(seats)
+    if rng.random() < malformed:
+        return seat, malformed_action(harness.rules, state, seat, rng)
+    return draw_move(
+        harness.rules, state, seats, rng, choose=harness.choose, kind_weights=harness.kind_weights, by_table=harness.by_table, seat=seat
     )
 
 

@@ -1,7 +1,7 @@
 """Random ZIGZAG matches with random round trips: the generic random play with a `Timing` per take.
 
-The generic driver (tools/sim.py via tests/support/simulate.py) draws from
-`legal_actions` and, with `timings`, gives every seat a platform-like round
+The generic driver (tools/sim.py via tests/support/simulate.py) picks from
+`legal_actions` with the harness's `choose` and, with `timings`, gives every seat a platform-like round
 trip (bots and near players uncompensated, others up to the 200 ms cap, each
 claim jittered), so claims meet in open races and windows close by timer and
 lazily. Every invariant of random play is checked after every event (cards
@@ -15,15 +15,12 @@ claim of the race as it stood, and the winner's move follows it at once.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Event, State, race_ranking
-from games.zigzag.rules import RULES
 from tests.games.zigzag.harness import HARNESS
-from tests.support.simulate import HarnessChecks, InvariantError
-from tools.sim import RandomLines, play_random
+from tests.support.simulate import HarnessChecks, InvariantError, play_random
 
 CAP_MS = 200
 MOVE_OF = {"exchange": "exchanged", "stop": "stopped", "z": "z_played"}
@@ -86,16 +83,6 @@ class RaceChecks(HarnessChecks):
 def play_random_timed(seats: int, seed: int, max_actions: int = 900) -> TimedReport:
     """One random match with random round trips, every invariant and the race invariants checked."""
     report = TimedReport()
-    options = HARNESS.random_options(seats, random.Random(seed))
-    played = play_random(
-        RULES,
-        seats,
-        seed,
-        max_actions=max_actions,
-        options=options,
-        checks=RaceChecks(seats, report),
-        timings=RandomLines(seed),
-        kind_weights=HARNESS.kind_weights,
-    )
+    played = play_random(HARNESS, seats, seed, max_actions=max_actions, checks=RaceChecks(seats, report), timings=True)
     report.actions, report.finished, report.log = played.actions, played.finished, played.log
     return report

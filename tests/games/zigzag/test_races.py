@@ -298,11 +298,13 @@ def test_the_log_refolds_to_the_same_state_and_survives_json() -> None:
 
 @pytest.mark.parametrize("seats", (4, 6))
 def test_random_play_with_random_round_trips_keeps_every_invariant(seats: int) -> None:
-    pending = settled = contested = 0
+    pending = settled = contested = finished = 0
     games = max(2, GAMES // 4)
     for i in range(games):
         report = play_random_timed(seats, seed=70_000 + 100 * seats + i, max_actions=800)
         pending += report.pending
         settled += report.settled
         contested += report.contested
+        finished += report.finished
     assert pending > 0 and contested > 0 and settled > 0, (pending, contested, settled)
+    assert finished >= games * 0.3, f"only {finished} of {games} random games finished"

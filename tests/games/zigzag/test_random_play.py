@@ -6,9 +6,9 @@ conserved (75 or 76 cards, 77 with `beginner` at six), JSON round trips,
 fold of the stored log equals the live state, and no view or redacted event
 shows a seat (or a spectator) a card `may_see` does not allow: no other hand
 (the partner's included), no starting card before it is taken, no draw pile
-or reshuffle order, no face-down discard. Random play rarely ends a match
-(a correct announcement is luck), so bot matches are put through the same
-checks to the end.
+or reshuffle order, no face-down discard. The harness's `choose` plays
+purposefully among the listed actions, so random matches mostly end; bot
+matches are put through the same checks to the end too.
 
 Signs are not cards, so their secrecy is checked here explicitly: no
 redaction or view for anyone but the signer and its partner carries a sign's
@@ -46,15 +46,18 @@ SEATS = (4, 6)
 
 
 @pytest.mark.parametrize("seats", SEATS)
-def test_random_games_keep_every_invariant(seats: int) -> None:
+def test_random_games_keep_every_invariant_and_mostly_finish(seats: int) -> None:
     games = max(1, GAMES // len(SEATS))
+    finished = 0
     kinds: set[str] = set()
     malformed = 0
     for i in range(games):
-        report = play_random(HARNESS, seats, seed=1000 * seats + i, max_actions=350)
+        report = play_random(HARNESS, seats, seed=1000 * seats + i, max_actions=700)
+        finished += report.finished
         kinds.update(e["kind"] for e in report.log)
         malformed += report.malformed
         assert report.actions > 0
+    assert finished >= games * 0.4, f"only {finished} of {games} random games finished"
     assert malformed > 0
     assert {"opened", "exchanged", "stopped", "z_played", "passed", "announced", "countered", "hands_replaced"} <= kinds
 

@@ -1,4 +1,4 @@
-"""Zwicker in the generic random-play harness (actions come from `RULES.legal_actions`), plus the bot-level tournament.
+"""Zwicker in the generic random-play harness (actions come from `RULES.legal_actions`, picked by `choose`), plus the bot-level tournament.
 
 `may_see` is written from the rules page, not from `redact`/`view`: a seat
 may see face-up cards (the discard pile, cards shown by a snap or a turn
@@ -20,8 +20,9 @@ from typing import Any
 
 from games.engine import Action, Event, State
 from games.zwicker.bot import BOT
-from games.zwicker.rules import POWER_OF, RANK_OF, RULES, ZwickerRules
+from games.zwicker.rules import POWER_OF, RANK_OF, RULES
 from tests.support.simulate import Harness, play_bots
+from tools.sim import pick_legal
 
 
 def card_ids(state: State) -> list[int]:
@@ -97,59 +98,53 @@ def random_options(seats: int, rng: random.Random) -> dict[str, Any]:
     return opts
 
 
-class RandomPlayRules:
-    """Zwicker's rules as random play meets them: the same object, with the snaps it draws from narrowed.
+CHOOSE_WEIGHTS = {"zwicker": 0.1}
+"""Within a seat's kept moves: calling Zwicker is rare (every other kind alike)."""
+
+
+def choose(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
+    """Random play's pick among `seat`'s listed actions, narrowed by a peek at the true state.
 
     Why: a seat's own cards are hidden from it, so `legal_actions` lists every
     snap by position, and a uniform draw among them is a wrong snap almost
     every time (1322 wrong to 8 matching in 40 matches, grids of 30 slots, no
     take-back ever). A random driver may peek at the true state, as the old
-    hand-written `random_action` did; so this list keeps every listed turn
-    move and, of the seat's listed snaps, the ones that match the top discard
-    plus, now and then, one likely wrong one (its first filled slot). Whatever it offers is
-    in the real list; views, events and `decide` are the real rules' own.
-    Now and then a player on a short turn lets it run out (no turn move
-    offered), and nobody calls Zwicker in the first two rounds.
+    hand-written `random_action` did; so this keeps every listed turn move
+    and, of the seat's listed snaps, the ones that match the top discard
+    plus, now and then, one likely wrong one (its first filled slot), then
+    draws a kind (Zwicker rarely) and an action of it. Now and then a player
+    on a short turn lets it run out (no turn move: the table plays it), and
+    nobody calls Zwicker in the first two rounds. A seat with nothing kept
+    waits (None); the harness's `by_table` draws among the seats' picks.
     """
+    if not legal:
+        return None
+    row = state["slots"][seat]
+    top = RANK_OF[state["discard"][-1]]
+    first = next((i for i, c in enumerate(row) if c is not None), None)
+    if len(row) > 6 or (state["turn_no"] + len(state["discard"]) + len(row) + seat) % 5:
+        first = None  # most of the time only the matching snaps: wrong ones grow the grids
+    idle = seat == state["turn"] and state["options"]["turn_seconds"] <= 5 and state["turn_no"] % 5 == 2
+    early = state["turn_no"] <= 2 * state["seats"]
 
-    def __init__(self, rules: ZwickerRules) -> None:
-        self._rules = rules
+    def kept(a: Action) -> bool:
+        if a["kind"] == "zwicker" and early:
+            return False  # nobody calls before every seat has played twice: matches long enough to see the rules
+        if a["kind"] != "snap":
+            return not idle  # a player who lets its short turn run out: the table plays it (turn_timeout)
+        return a["slots"] == [first] or all(RANK_OF[row[i]] == top for i in a["slots"])
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._rules, name)
-
-    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
-        legal = self._rules.legal_actions(state, seat)
-        if not legal or seat is None:
-            return legal
-        row = state["slots"][seat]
-        top = RANK_OF[state["discard"][-1]]
-        first = next((i for i, c in enumerate(row) if c is not None), None)
-        if len(row) > 6 or (state["turn_no"] + len(state["discard"]) + len(row) + seat) % 5:
-            first = None  # most of the time only the matching snaps: wrong ones grow the grids
-
-        idle = seat == state["turn"] and state["options"]["turn_seconds"] <= 5 and state["turn_no"] % 5 == 2
-
-        early = state["turn_no"] <= 2 * state["seats"]
-
-        def kept(a: Action) -> bool:
-            if a["kind"] == "zwicker" and early:
-                return False  # nobody calls before every seat has played twice: matches long enough to see the rules
-            if a["kind"] != "snap":
-                return not idle  # a player who lets its short turn run out: the table plays it (turn_timeout)
-            return a["slots"] == [first] or all(RANK_OF[row[i]] == top for i in a["slots"])
-
-        return [a for a in legal if kept(a)]
+    return pick_legal([a for a in legal if kept(a)], rng, CHOOSE_WEIGHTS)
 
 
 HARNESS = Harness(
-    rules=RandomPlayRules(RULES),  # type: ignore[arg-type]
+    rules=RULES,
     card_ids=card_ids,
     may_see=may_see,
     random_options=random_options,
     bots=lambda: BOT,
-    kind_weights={"zwicker": 0.1, "snap": 1.0},
     by_table=True,
+    choose=choose,
 )
 
 
