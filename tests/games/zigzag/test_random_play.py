@@ -26,6 +26,7 @@ secret (which claim lays a STOP) does not change it.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import random
@@ -39,7 +40,7 @@ from games.zigzag.rules import ALL_COMBOS, COMBOS, RULES, SIGNS, partner_of
 from tests.games.zigzag.harness import HARNESS
 from tests.games.zigzag.race_driver import play_random_timed
 from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, NONE_E, STOP_L, STOP_L2, open_all, table
-from tests.support.simulate import HarnessChecks, play_bots, play_random, visible_ids
+from tests.support.simulate import HarnessChecks, InvariantError, play_bots, play_random, visible_ids
 
 GAMES = int(os.environ.get("RANDOM_GAMES", "16"))
 SEATS = (4, 6)
@@ -236,3 +237,28 @@ def test_a_secret_claim_does_not_change_what_others_may_do() -> None:
         stopping, exchanging = (RULES.view(s, seat) for s in states)
         assert stopping == exchanging, seat
     assert {"kind": "stop", "card": STOP_L2, "target": 1, "take": take} in RULES.legal_actions(states[0], 2)
+
+
+def test_a_choice_that_is_not_listed_is_caught() -> None:
+    """The driver checks the harness's pick: a `choose` naming a card the seat does not hold fails random play."""
+
+    def careless(state: State, seat: int, legal: list[Any], rng: random.Random) -> Any:
+        return {"kind": "open", "card": 10_000} if state["starting"][seat] is not None else None
+
+    with pytest.raises(InvariantError, match="unlisted action"):
+        play_random(dataclasses.replace(HARNESS, choose=careless), 4, seed=5, max_actions=200, check=False)
+
+
+def test_a_listed_action_naming_a_hidden_card_is_caught() -> None:
+    """The secrecy check reads `legal` by the card ids its actions name: one naming another seat's card fails."""
+
+    class Naming(type(RULES)):  # type: ignore[misc]
+        def view(self, state, seat):  # type: ignore[no-untyped-def]
+            v = super().view(state, seat)
+            if seat is not None and not state["finished"]:
+                other = state["hands"][(seat + 1) % state["seats"]][0]
+                v = {**v, "legal": [*v["legal"], {"kind": "open", "card": other}]}
+            return v
+
+    with pytest.raises(InvariantError, match="name cards"):
+        play_random(dataclasses.replace(HARNESS, rules=Naming()), 4, seed=5, max_actions=50)
