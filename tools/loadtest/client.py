@@ -18,7 +18,7 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,19 @@ from games.registry import get_bot
 
 _ids = itertools.count(1)
 SYNC_FROM_START_LIMIT = 500  # the consumer answers a longer sync with a hello
+
+
+async def wait_until(changed: asyncio.Condition, holds: Callable[[], Any], timeout: float) -> bool:
+    """Wait on `changed` (notified after every message) until `holds()`; False after `timeout`.
+
+    Shared by the platform's socket and the boardgame.io seat of sio.py, which wait the same way.
+    """
+    async with changed:
+        try:
+            await asyncio.wait_for(changed.wait_for(holds), timeout)
+            return True
+        except TimeoutError:
+            return bool(holds())
 
 
 class NoAnswerError(RuntimeError):
@@ -304,12 +317,7 @@ class TableSocket:
 
     async def wait_for(self, predicate: Any, timeout: float) -> bool:
         """Wait until `predicate(self)` holds (checked after every message)."""
-        async with self.changed:
-            try:
-                await asyncio.wait_for(self.changed.wait_for(lambda: predicate(self)), timeout)
-                return True
-            except TimeoutError:
-                return bool(predicate(self))
+        return await wait_until(self.changed, lambda: predicate(self), timeout)
 
     async def wait_seq(self, seq: int, timeout: float) -> float | None:
         """The arrival time of `seq` on this socket (waiting for it), or None after `timeout`."""

@@ -29,6 +29,8 @@ from typing import Any
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from tools.loadtest.client import wait_until
+
 
 @dataclass
 class BgioSeat:
@@ -117,12 +119,7 @@ class BgioSeat:
         return before
 
     async def wait_for(self, predicate: Any, timeout: float) -> bool:
-        async with self.changed:
-            try:
-                await asyncio.wait_for(self.changed.wait_for(lambda: predicate(self)), timeout)
-                return True
-            except TimeoutError:
-                return bool(predicate(self))
+        return await wait_until(self.changed, lambda: predicate(self), timeout)
 
     async def wait_past(self, state_id: int, timeout: float) -> float | None:
         """When this seat first held a state after `state_id` (waiting for it), or None after `timeout`."""

@@ -46,6 +46,7 @@ from tests.games.zigzag.zigzag_helpers import (
     act,
     ch,
     deal_events,
+    hand_of,
     kinds,
     open_all,
     own_class,
@@ -53,12 +54,7 @@ from tests.games.zigzag.zigzag_helpers import (
 )
 from tests.support.simulate import iter_cards, play_random
 
-ZIG_TREE = [
-    ch("blue", "tree", "cocktail"),
-    ch("green", "tree", "running"),
-    ch("yellow", "tree", "sunglasses"),
-    ch("pink", "tree", "running"),
-]
+ZIG_TREE = hand_of("blue tree cocktail", "green tree running", "yellow tree sunglasses", "pink tree running")
 ZAG_GREEN_CLOUD = [ch("green", "cloud", a) for a in ATTITUDES]
 
 
@@ -748,12 +744,7 @@ def test_counter_confirmed_when_a_partner_holds_a_zig_hands_replaced_nothing_sho
 
 def test_counter_failed_shows_the_smallest_proof_and_counts_for_the_team() -> None:
     # seat 0: a pair without common feature; seat 2: every pair shares something, a triple proves it
-    three_only = [
-        ch("pink", "water", "cocktail"),
-        ch("pink", "flame", "running"),
-        ch("blue", "water", "running"),
-        ch("blue", "flame", "cocktail"),
-    ]
+    three_only = hand_of("pink water cocktail", "pink flame running", "blue water running", "blue flame cocktail")
     state = table([NONE_A, NONE_B, three_only, NONE_D])
     events, after = act(state, 3, {"kind": "counter", "team": 0})
     d = events[0]["data"]
@@ -771,12 +762,7 @@ def test_counter_failed_shows_the_smallest_proof_and_counts_for_the_team() -> No
 
 
 def test_proof_sizes_and_jokers() -> None:
-    hand = [
-        ch("pink", "water", "cocktail"),
-        ch("pink", "flame", "running"),
-        ch("blue", "water", "sunglasses"),
-        ch("blue", "flame", "suitcase"),
-    ]
+    hand = hand_of("pink water cocktail", "pink flame running", "blue water sunglasses", "blue flame suitcase")
     assert proof(hand, 0) == [hand[0], hand[3]]
     assert proof(ZIG_PINK, 0) is None and proof(ZAG_PINK_WATER, 0) is None
     assert proof([*ZIG_PINK[:3], JOKER], 0) is None  # a joker fits: nothing to prove

@@ -27,61 +27,26 @@ def ch(landscape: str, character: str, attitude: str) -> int:
     return 16 * LANDSCAPES.index(landscape) + 4 * CHARACTERS.index(character) + ATTITUDES.index(attitude)
 
 
+def hand_of(*names: str) -> list[int]:
+    """Character cards by name, "landscape character attitude" each: a scenario's hand reads as a line."""
+    return [ch(*name.split()) for name in names]
+
+
 JOKER = 64
 JOKER2 = 65
 STOP_L, STOP_L2, STOP_C, STOP_C2, STOP_A, STOP_A2 = 68, 69, 70, 71, 72, 73
 Z1, Z2, Z3 = 74, 75, 76
 
 # ready-made hands
-ZIG_PINK = [
-    ch("pink", "water", "cocktail"),
-    ch("pink", "flame", "running"),
-    ch("pink", "cloud", "sunglasses"),
-    ch("pink", "tree", "suitcase"),
-]
-ZIG_SUITCASE = [
-    ch("pink", "water", "suitcase"),
-    ch("blue", "flame", "suitcase"),
-    ch("green", "cloud", "suitcase"),
-    ch("yellow", "tree", "suitcase"),
-]
+ZIG_PINK = hand_of("pink water cocktail", "pink flame running", "pink cloud sunglasses", "pink tree suitcase")
+ZIG_SUITCASE = hand_of("pink water suitcase", "blue flame suitcase", "green cloud suitcase", "yellow tree suitcase")
 ZAG_PINK_WATER = [ch("pink", "water", a) for a in ATTITUDES]
-NONE_A = [
-    ch("blue", "water", "cocktail"),
-    ch("green", "flame", "running"),
-    ch("yellow", "cloud", "sunglasses"),
-    ch("blue", "tree", "suitcase"),
-]
-NONE_B = [
-    ch("green", "water", "running"),
-    ch("yellow", "flame", "cocktail"),
-    ch("blue", "cloud", "suitcase"),
-    ch("green", "tree", "sunglasses"),
-]
-NONE_C = [
-    ch("yellow", "water", "sunglasses"),
-    ch("blue", "flame", "cocktail"),
-    ch("green", "cloud", "running"),
-    ch("yellow", "tree", "cocktail"),
-]
-NONE_D = [
-    ch("green", "water", "sunglasses"),
-    ch("yellow", "flame", "suitcase"),
-    ch("blue", "cloud", "cocktail"),
-    ch("yellow", "cloud", "running"),
-]
-NONE_E = [
-    ch("blue", "water", "running"),
-    ch("green", "flame", "sunglasses"),
-    ch("yellow", "water", "cocktail"),
-    ch("green", "tree", "suitcase"),
-]
-NONE_F = [
-    ch("yellow", "water", "running"),
-    ch("blue", "flame", "sunglasses"),
-    ch("green", "cloud", "cocktail"),
-    ch("blue", "tree", "running"),
-]
+NONE_A = hand_of("blue water cocktail", "green flame running", "yellow cloud sunglasses", "blue tree suitcase")
+NONE_B = hand_of("green water running", "yellow flame cocktail", "blue cloud suitcase", "green tree sunglasses")
+NONE_C = hand_of("yellow water sunglasses", "blue flame cocktail", "green cloud running", "yellow tree cocktail")
+NONE_D = hand_of("green water sunglasses", "yellow flame suitcase", "blue cloud cocktail", "yellow cloud running")
+NONE_E = hand_of("blue water running", "green flame sunglasses", "yellow water cocktail", "green tree suitcase")
+NONE_F = hand_of("yellow water running", "blue flame sunglasses", "green cloud cocktail", "blue tree running")
 
 
 def deal_events(
