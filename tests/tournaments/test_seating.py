@@ -11,41 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments import formats, seating
-from tournaments.formats import place_points
+from tournaments.management.commands.bench_seating import simulate
 
 SIM_SEEDS = int(os.environ.get("SEATING_SEEDS", "3"))
 
 
-def play_round(tables: list[list[int]], points: dict[int, float], rng: random.Random, full: int) -> None:
-    for table in tables:
-        places = list(range(1, len(table) + 1))
-        rng.shuffle(places)
-        for p, value in zip(table, place_points(places, teams=False, full_units=full), strict=True):
-            points[p] = points.get(p, 0.0) + value
-
-
 def swiss(players: int, rounds: int, size: int, allowed: list[int], seed: int, method: str = "swiss") -> tuple[int, list[list[list[int]]]]:
-    """Run a simulated Swiss (random results); returns (repeated pairs, rounds of tables)."""
-    rng = random.Random(seed)
-    ids = list(range(1, players + 1))
-    points: dict[int, float] = {}
-    met: dict[int, dict[int, int]] = {}
-    repeats, history = 0, []
-    for r in range(rounds):
-        sizes, byes = formats.table_sizes(players, size, allowed)
-        order = sorted(ids, key=lambda p: (-points.get(p, 0.0), p)) if r else rng.sample(ids, players)
-        seated = order[: players - byes]
-        if method == "swiss":
-            tables = seating.seat_swiss(seated, sizes, met, points if r else None, rng)
-        elif method == "cut":
-            tables = seating.cut(seated, sizes)
-        else:
-            tables = seating.random_seating(seated, sizes, rng)
-        repeats += seating.repeated_pairs(tables, met)
-        seating.meetings(tables, met)
-        play_round(tables, points, rng, size)
-        history.append(tables)
-    return repeats, history
+    """Run a simulated Swiss (random results, bench_seating's simulation); returns (repeated pairs, rounds of tables)."""
+    run = simulate(players, rounds, size, seed, method, allowed)
+    return run.repeats, run.rounds
 
 
 @settings(max_examples=40, deadline=None)

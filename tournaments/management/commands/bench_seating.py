@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -22,13 +23,27 @@ from tournaments import formats, seating
 from tournaments.formats import place_points
 
 
-def simulate(players: int, rounds: int, size: int, seed: int, method: str) -> tuple[int, list[float]]:
+@dataclass
+class Simulated:
+    """A simulated tournament: repeated meetings in all, the tables of every round, the time each seating took."""
+
+    repeats: int = 0
+    rounds: list[list[list[int]]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+
+def simulate(players: int, rounds: int, size: int, seed: int, method: str = "swiss", allowed: list[int] | None = None) -> Simulated:
+    """Seat `rounds` rounds by `method` ("swiss", "cut" or "random") with random places at every table.
+
+    The seating tests (tests/tournaments/test_seating.py) run this same simulation, so the figures and the
+    properties speak of one thing.
+    """
     rng = random.Random(seed)
     ids = list(range(1, players + 1))
-    allowed = list(range(2, size + 1))
+    allowed = allowed or list(range(2, size + 1))
     points: dict[int, float] = {}
     met: dict[int, dict[int, int]] = {}
-    repeats, times = 0, []
+    out = Simulated()
     for r in range(rounds):
         sizes, byes = formats.table_sizes(players, size, allowed)
         order = sorted(ids, key=lambda p: (-points.get(p, 0.0), p)) if r else rng.sample(ids, players)
@@ -36,19 +51,20 @@ def simulate(players: int, rounds: int, size: int, seed: int, method: str) -> tu
         started = time.perf_counter()
         if method == "swiss":
             tables = seating.seat_swiss(seated, sizes, met, points if r else None, rng)
-        elif method == "standings cut":
+        elif method == "cut":
             tables = seating.cut(seated, sizes)
         else:
             tables = seating.random_seating(seated, sizes, rng)
-        times.append(time.perf_counter() - started)
-        repeats += seating.repeated_pairs(tables, met)
+        out.times.append(time.perf_counter() - started)
+        out.repeats += seating.repeated_pairs(tables, met)
         seating.meetings(tables, met)
         for table in tables:
             places = list(range(1, len(table) + 1))
             rng.shuffle(places)
             for p, value in zip(table, place_points(places, teams=False, full_units=size), strict=True):
                 points[p] = points.get(p, 0.0) + value
-    return repeats, times
+        out.rounds.append(tables)
+    return out
 
 
 class RollbackError(Exception):
@@ -68,14 +84,14 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         n, rounds, size, seeds = opts["players"], opts["rounds"], opts["table_size"], opts["seeds"]
         self.stdout.write(f"Swiss: {n} players, {rounds} rounds, tables of {size}; random places; {seeds} seeds")
-        for method in ("swiss", "standings cut", "random"):
+        for method, label in (("swiss", "swiss"), ("cut", "standings cut"), ("random", "random")):
             reps, all_times = [], []
             for seed in range(seeds):
-                r, t = simulate(n, rounds, size, seed, method)
-                reps.append(r)
-                all_times.extend(t)
+                run = simulate(n, rounds, size, seed, method)
+                reps.append(run.repeats)
+                all_times.extend(run.times)
             self.stdout.write(
-                f"  {method:14s} repeated meetings per tournament: mean {statistics.mean(reps):6.1f}, "
+                f"  {label:14s} repeated meetings per tournament: mean {statistics.mean(reps):6.1f}, "
                 f"min {min(reps)}, max {max(reps)}"
                 + (f"; seating time per round: median {statistics.median(all_times) * 1000:.1f} ms, max {max(all_times) * 1000:.1f} ms" if method == "swiss" else "")
             )
