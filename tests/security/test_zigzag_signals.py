@@ -38,7 +38,7 @@ from games.engine import Event, RuleError
 from games.models import Match
 from games.zigzag.rules import RULES, SIGNS, partner_of, team_seats
 from tests.games.factories import user
-from tests.support.simulate import harness_of, random_action, redacted_history
+from tests.support.simulate import harness_action, harness_of, redacted_history
 
 HARNESS = harness_of("zigzag")
 
@@ -121,7 +121,7 @@ def twin_matches(
             now, seat, action = max(now, due), None, {"kind": "timer", "id": tid}
         else:
             seat = rng.randrange(seats)
-            action = random_action(HARNESS.rules, b.state, seat, rng)
+            action = harness_action(HARNESS, b.state, seat, rng)
             if action is None:
                 continue
             if isinstance(action, dict):  # the harness signs at random: here only team T signs, in A only
