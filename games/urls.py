@@ -15,9 +15,14 @@ api_urls = [
     path("tables/", api.TableListApi.as_view()),
     path("tables/play-now/", api.TablePlayNowApi.as_view()),
     path("tables/<int:table_id>/", api.TableDetailApi.as_view()),
-    path("tables/<int:table_id>/join/", api.TableJoinApi.as_view()),
-    path("tables/<int:table_id>/leave/", api.TableLeaveApi.as_view()),
-    path("tables/<int:table_id>/bots/", api.TableBotApi.as_view()),
-    path("tables/<int:table_id>/start/", api.TableStartApi.as_view()),
-    path("tables/<int:table_id>/rematch/", api.TableRematchApi.as_view()),
+    *(
+        path(f"tables/<int:table_id>/{action}/", view.as_view())
+        for action, view in (
+            ("join", api.TableJoinApi),
+            ("leave", api.TableLeaveApi),
+            ("bots", api.TableBotApi),
+            ("start", api.TableStartApi),
+            ("rematch", api.TableRematchApi),
+        )
+    ),
 ]

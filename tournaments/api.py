@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -10,7 +11,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.models import User
 from config.query import OneOfField, QuerySerializer, query_params
 from games.api import PlatformApi
 from tournaments import selectors, services
@@ -106,14 +106,14 @@ class StandingsApi(PlatformApi):
 
 
 class TournamentActionApi(PlatformApi):
-    """One organiser or player action: a POST whose body (`body`, if any) is validated, then `act`
-    runs the service; every action answers with the tournament. Each action is a subclass below."""
+    """One organiser or player action: a POST whose body (`body`, if any) is validated, then `service` runs
+    with the tournament, the user (as `actor`: `by` for the organiser's actions, `user` for a player's own)
+    and the body's fields; every action answers with the tournament. Each action is one `_action` below."""
 
     permission_classes = [IsAuthenticated]
     body: type[serializers.Serializer] | None = None
-
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        raise NotImplementedError
+    service: Callable[..., Any]
+    actor = "by"
 
     def post(self, request: Request, tournament_id: int) -> Response:
         data: dict[str, Any] = {}
@@ -121,78 +121,31 @@ class TournamentActionApi(PlatformApi):
             body = self.body(data=request.data)
             body.is_valid(raise_exception=True)
             data = dict(body.validated_data)
-        self.act(tournament_id=tournament_id, user=request.user, **data)
+        self.service(tournament_id=tournament_id, **{self.actor: request.user}, **data)
         return Response(_payload(tournament_id))
 
 
-def _documented(name: str, doc: str = "", body: type[serializers.Serializer] | None = None) -> Any:
-    """The schema of one action (its POST is inherited, so drf-spectacular isolates it per class)."""
-    return extend_schema_view(
-        post=extend_schema(request=body, responses={200: TournamentSerializer}, description=doc, operation_id=f"tournament_{name}")
-    )
+def _action(
+    name: str, service: Callable[..., Any], doc: str = "", body: type[serializers.Serializer] | None = None, actor: str = "by"
+) -> type[TournamentActionApi]:
+    """The view of one action, with its own schema (its POST is inherited, so drf-spectacular isolates it per class)."""
+    view = type(f"{name.title()}Api", (TournamentActionApi,), {"service": staticmethod(service), "body": body, "actor": actor, "__doc__": doc})
+    schema = extend_schema(request=body, responses={200: TournamentSerializer}, description=doc, operation_id=f"tournament_{name}")
+    ACTIONS[name] = extend_schema_view(post=schema)(view)
+    return ACTIONS[name]
 
 
-@_documented("register", "Register yourself.")
-class RegisterApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_register(tournament_id=tournament_id, user=user)
+# Every action by its name, which is also its route (tournaments/urls.py).
+ACTIONS: dict[str, type[TournamentActionApi]] = {}
 
 
-@_documented("unregister")
-class UnregisterApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_unregister(tournament_id=tournament_id, user=user)
-
-
-@_documented("open", "Organiser: open registration of a draft.")
-class OpenApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_open(tournament_id=tournament_id, by=user)
-
-
-@_documented("start", "Organiser only.")
-class StartApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_start(tournament_id=tournament_id, by=user)
-
-
-@_documented("pause", "Organiser only: no new round or table starts.")
-class PauseApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_pause(tournament_id=tournament_id, by=user)
-
-
-@_documented("resume", "Organiser only.")
-class ResumeApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_resume(tournament_id=tournament_id, by=user)
-
-
-@_documented("cancel", "Organiser only: live tables are aborted.")
-class CancelApi(TournamentActionApi):
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_cancel(tournament_id=tournament_id, by=user)
-
-
-@_documented("bots", "Organiser: register `count` bots of a level, each a distinct named bot account.", BotsIn)
-class BotsApi(TournamentActionApi):
-    body = BotsIn
-
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_add_bots(tournament_id=tournament_id, by=user, level=data["level"], count=data["count"])
-
-
-@_documented("remove", "Organiser: remove a player (withdrawn once running; a bot finishes their table).", PlayerIn)
-class RemoveApi(TournamentActionApi):
-    body = PlayerIn
-
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_remove_player(tournament_id=tournament_id, by=user, username=data["username"])
-
-
-@_documented("replace", "Organiser: a bot plays this player's live seat now (a no-show).", PlayerIn)
-class ReplaceApi(TournamentActionApi):
-    body = PlayerIn
-
-    def act(self, *, tournament_id: int, user: User, **data: Any) -> None:
-        services.tournament_replace_player(tournament_id=tournament_id, by=user, username=data["username"])
+RegisterApi = _action("register", services.tournament_register, "Register yourself.", actor="user")
+UnregisterApi = _action("unregister", services.tournament_unregister, actor="user")
+OpenApi = _action("open", services.tournament_open, "Organiser: open registration of a draft.")
+StartApi = _action("start", services.tournament_start, "Organiser only.")
+PauseApi = _action("pause", services.tournament_pause, "Organiser only: no new round or table starts.")
+ResumeApi = _action("resume", services.tournament_resume, "Organiser only.")
+CancelApi = _action("cancel", services.tournament_cancel, "Organiser only: live tables are aborted.")
+BotsApi = _action("bots", services.tournament_add_bots, "Organiser: register `count` bots of a level, each a distinct named bot account.", BotsIn)
+RemoveApi = _action("remove", services.tournament_remove_player, "Organiser: remove a player (withdrawn once running; a bot finishes their table).", PlayerIn)
+ReplaceApi = _action("replace", services.tournament_replace_player, "Organiser: a bot plays this player's live seat now (a no-show).", PlayerIn)
