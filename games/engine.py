@@ -133,52 +133,6 @@ def timing_at(now_ms: int, seats: int) -> Timing:
     return Timing(arrival_ms=now_ms, judged_ms=now_ms, comp_ms=(0,) * seats)
 
 
-def race_open(race_id: str, opened_ms: int, eligible: list[int] | tuple[int, ...]) -> dict[str, Any]:
-    """A race is state: what was raced for (`id`), since when, who may claim, and the claims so far."""
-    return {"id": race_id, "opened_ms": opened_ms, "eligible": sorted(eligible), "claims": [], "comp_ms": []}
-
-
-def race_claim_record(race: dict[str, Any], seat: int, timing: Timing, **data: Any) -> dict[str, Any]:
-    """What a claim's event carries: both times, the judged reaction time, and the game's own `data`."""
-    return {
-        "seat": seat,
-        "arrival_ms": timing.arrival_ms,
-        "judged_ms": timing.judged_ms,
-        "reaction_ms": max(0, timing.judged_ms - race["opened_ms"]),
-        **data,
-    }
-
-
-def race_with_claim(race: dict[str, Any], claim: dict[str, Any], comp_ms: tuple[int, ...] | list[int]) -> dict[str, Any]:
-    """The race after one more claim (fold side: pure, no clock). `comp_ms` is the claim's `Timing.comp_ms`."""
-    return {**race, "claims": [*race["claims"], claim], "comp_ms": list(comp_ms)}
-
-
-def race_ranking(race: dict[str, Any]) -> list[dict[str, Any]]:
-    """Claims fastest first: judged time, then arrival, then seat (a deterministic tie-break)."""
-    return sorted(race["claims"], key=lambda c: (c["judged_ms"], c["arrival_ms"], c["seat"]))
-
-
-def race_settle_at(race: dict[str, Any]) -> int:
-    """The match time from which no seat that has not claimed could still be judged faster.
-
-    An unclaimed seat s could still beat the best judged time J if its claim
-    arrived before J + comp_ms[s]; so the race is settled at the latest of
-    those bounds, and at once when every eligible seat has claimed. Since
-    J <= first arrival and comp <= lag_cap_ms, this is never later than
-    `lag_cap_ms` after the first claim.
-    """
-    ranking = race_ranking(race)
-    if not ranking:
-        raise ValueError("a race without claims is not settled")
-    best = ranking[0]["judged_ms"]
-    claimed = {c["seat"] for c in race["claims"]}
-    comp = race.get("comp_ms") or []
-    bounds = [best + (comp[s] if s < len(comp) else 0) for s in race["eligible"] if s not in claimed]
-    latest_arrival = max(c["arrival_ms"] for c in race["claims"])
-    return max([latest_arrival, *bounds])
-
-
 def is_int(value: Any) -> bool:
     """A whole number that is not a bool (JSON gives both; only one is a seat or a time)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -294,6 +248,10 @@ class GameRules:
     races: frozenset[str] = frozenset()
     moves: dict[str, MoveFn] = {}
     folds: dict[str, FoldFn] = {}
+
+    def table_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        """This game's options for a table of `seats`: the request checked against the game's own schema (`options`)."""
+        return resolve_options(self.options, options, seats)
 
     # ------------------------------------------------------------------ decide
 

@@ -75,7 +75,7 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   that moment (0 at the least: a round-trip estimate can put a judged time
   just before the flip). Each claim is a `race_claimed` event (arrival and
   judged time); the race is settled when no seat that has not claimed could
-  still be judged faster (`race_settle_at`), at once when nobody is
+  still be judged faster (`races.settle_at`), at once when nobody is
   compensated, else by the `race:<id>` timer or lazily by the first action
   arriving after that moment. The fastest judged claim wins the pile
   (`race_settled`, then `smacked` win, `pile_won`).
@@ -106,26 +106,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import (
-    TIMER,
-    Action,
-    Event,
-    GameRules,
-    Option,
-    RuleError,
-    State,
-    Timing,
-    Tx,
-    event,
-    is_int,
-    race_claim_record,
-    race_open,
-    race_ranking,
-    race_settle_at,
-    race_with_claim,
-    resolve_options,
-    timer_event,
-)
+from games import races
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 
 NUMBERS = 50
 CHALLENGES = 4
@@ -209,7 +191,7 @@ class SmackItRules(GameRules):
             raise RuleError("bad_option", f"seats must be {self.min_seats} to {self.max_seats}")
         if options is not None and not isinstance(options, dict):
             raise RuleError("bad_option", "options must be a mapping")
-        opts = resolve_options(self.options, options, seats)
+        opts = self.table_options(options, seats)
         dealer = opts["dealer"]
         if dealer >= seats:
             raise RuleError("bad_option", f"option dealer must be below {seats}")
@@ -258,7 +240,7 @@ class SmackItRules(GameRules):
             "flip_due": None,
             "limit_due": None,
             "timer_n": 0,
-            "race": None,  # the open smack race [D16]: engine.race_open + claims
+            "race": None,  # the open smack race [D16]: races.open + claims
             "race_due": None,  # due time of its settlement timer
             "race_n": 0,  # races settled so far (race ids are smack:<n>)
             "flips": 0,
@@ -314,8 +296,8 @@ class SmackItRules(GameRules):
         st = dict(state)
         race = st.get("race")
         if race is None:
-            race = race_open(d["race"], d["opened_ms"], d["eligible"])
-        st["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
+            race = races.open(d["race"], d["opened_ms"], d["eligible"])
+        st["race"] = races.with_claim(race, d["claim"], d["comp_ms"])
         return st
 
     def _on_race_settled(self, state: State, e: Event) -> State:
@@ -425,7 +407,7 @@ class SmackItRules(GameRules):
         settlement waits for its timer or the next action.
         """
         race = tx.state["race"]
-        if race is not None and race_settle_at(race) <= now_ms:
+        if race is not None and races.settle_at(race) <= now_ms:
             self._settle_race(tx, now_ms, rng)
 
     def _flip(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing | None) -> None:
@@ -511,8 +493,8 @@ class SmackItRules(GameRules):
         if race is None:
             opened = st["top_at"] if st["top_at"] is not None else now_ms
             eligible = [x for x in range(st["seats"]) if not st["for_good"][x]]
-            race = race_open(f"smack:{st.get('race_n', 0)}", opened, eligible)
-        claim = race_claim_record(race, s, timing)
+            race = races.open(f"smack:{st.get('race_n', 0)}", opened, eligible)
+        claim = races.claim_record(race, s, timing)
         tx.emit(
             event(
                 "race_claimed",
@@ -525,7 +507,7 @@ class SmackItRules(GameRules):
             )
         )
         race = tx.state["race"]
-        due = race_settle_at(race)
+        due = races.settle_at(race)
         if due <= now_ms:
             self._settle_race(tx, now_ms, rng)
         elif due != tx.state.get("race_due"):
@@ -534,7 +516,7 @@ class SmackItRules(GameRules):
     def _settle_race(self, tx: Tx, now_ms: int, rng: random.Random) -> None:
         """The fastest judged claim wins the pile; the others are late smacks behind it [D16, D17]."""
         race = tx.state["race"]
-        ranking = race_ranking(race)
+        ranking = races.ranking(race)
         best = ranking[0]
         w = best["seat"]
         tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=w))

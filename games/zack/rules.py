@@ -37,7 +37,7 @@ rules page are marked [D] and listed in the players' help pages too:
   included).
 - [D race a] A challenge against X (not returned by a window) opens the race
   for X's answer, open since the box last changed (`turn_since`): a
-  `race_claimed` event. Until it is settled (`race_settle_at`: at once when
+  `race_claimed` event. Until it is settled (`races.settle_at`: at once when
   nobody is compensated; else the `race:<id>` timer, or lazily the first
   action after that moment) X's own throw or colour card is a claim too, and
   so is every further challenge against X; a seat that claimed cannot claim
@@ -89,26 +89,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import (
-    TIMER,
-    Action,
-    Event,
-    GameRules,
-    Option,
-    RuleError,
-    State,
-    Timing,
-    Tx,
-    event,
-    is_int,
-    race_claim_record,
-    race_open,
-    race_ranking,
-    race_settle_at,
-    race_with_claim,
-    resolve_options,
-    timer_event,
-)
+from games import races
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green", "orange", "purple")
 
@@ -257,7 +239,7 @@ class ZackRules(GameRules):
         """Shuffle the match's deck and deal it one by one from the dealer's left."""
         if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise RuleError("bad_option", f"ZACK! needs {self.min_seats} to {self.max_seats} seats")
-        opts = resolve_options(self.options, options, seats)
+        opts = self.table_options(options, seats)
         if opts["dealer"] >= seats:
             raise RuleError("bad_option", f"option dealer must be below {seats}")
         dealer = seats - 1 if opts["dealer"] == -1 else opts["dealer"]
@@ -290,7 +272,7 @@ class ZackRules(GameRules):
         settlement waits for its timer or the next action.
         """
         race = tx.state["race"]
-        if race is not None and race_settle_at(race) <= now_ms:
+        if race is not None and races.settle_at(race) <= now_ms:
             self._settle_race(tx, now_ms)
 
     def _blocked(self, state: State, seat: int, now_ms: int, throw: bool) -> str | None:
@@ -496,15 +478,15 @@ class ZackRules(GameRules):
 
     @staticmethod
     def _new_race(state: State, since: int, x: int) -> dict[str, Any]:
-        return {**race_open(f"turn:{state['race_n']}", since, list(range(state["seats"]))), "target": x}
+        return {**races.open(f"turn:{state['race_n']}", since, list(range(state["seats"]))), "target": x}
 
     def _claim(self, tx: Tx, seat: int, what: str, x: int, now_ms: int, timing: Timing) -> None:
         """A claim in the race of a challenge against seat `x`; settled now if nobody can still be judged earlier."""
         state = tx.state
         race = state["race"] or self._new_race(state, state["turn_since"], x)
-        tx.emit(self._race_claimed(race, seat, race_claim_record(race, seat, timing, action=what), timing))
+        tx.emit(self._race_claimed(race, seat, races.claim_record(race, seat, timing, action=what), timing))
         race = tx.state["race"]
-        due = race_settle_at(race)
+        due = races.settle_at(race)
         if due <= now_ms:
             self._settle_race(tx, now_ms)
         elif due != tx.state["race_due"]:
@@ -513,7 +495,7 @@ class ZackRules(GameRules):
     def _settle_race(self, tx: Tx, now_ms: int) -> None:
         """The fastest judged claim goes first: a challenge (judged on the box as it is) or X's own card [D race a]."""
         race = tx.state["race"]
-        ranking = race_ranking(race)
+        ranking = races.ranking(race)
         best = ranking[0]
         x = race["target"]
         tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=best["seat"]))
@@ -568,10 +550,10 @@ class ZackRules(GameRules):
             "reaction_ms": max(0, lt["judged_ms"] - lt["since"]),
             "action": "throw",
         }
-        race = race_with_claim(race, earlier, timing.comp_ms)
-        claim = race_claim_record(race, seat, timing, action="challenge")
+        race = races.with_claim(race, earlier, timing.comp_ms)
+        claim = races.claim_record(race, seat, timing, action="challenge")
         tx.emit(self._race_claimed(race, seat, claim, timing, earlier=[earlier]))
-        ranking = race_ranking(tx.state["race"])
+        ranking = races.ranking(tx.state["race"])
         tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=ranking[0]["seat"]))
         self._resolve(tx, seat, x, now_ms, before_throw=True)
 
@@ -638,7 +620,7 @@ class ZackRules(GameRules):
             "winner": None,
             "finished": False,
             "outcome": None,
-            "race": None,  # the challenge being judged [D race]: engine.race_open + claims + `target`
+            "race": None,  # the challenge being judged [D race]: races.open + claims + `target`
             "race_due": None,  # due time of its settlement timer
             "race_n": 0,  # races settled so far (race ids are turn:<n>)
             "last_throw": None,  # the in-turn card on top of the box, while nothing else happened [D race b]
@@ -695,10 +677,10 @@ class ZackRules(GameRules):
         data = ev["data"]
         race = state["race"]
         if race is None:
-            race = {**race_open(data["race"], data["opened_ms"], data["eligible"]), "target": data["target"]}
+            race = {**races.open(data["race"], data["opened_ms"], data["eligible"]), "target": data["target"]}
             for c in data.get("earlier", ()):
-                race = race_with_claim(race, c, data["comp_ms"])
-        return {**state, "race": race_with_claim(race, data["claim"], data["comp_ms"])}
+                race = races.with_claim(race, c, data["comp_ms"])
+        return {**state, "race": races.with_claim(race, data["claim"], data["comp_ms"])}
 
     def _on_race_settled(self, state: State, ev: Event) -> State:
         return {**state, "race": None, "race_due": None, "race_n": state["race_n"] + 1}

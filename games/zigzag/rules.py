@@ -137,11 +137,11 @@ judged by reaction time, not by who sits nearer the server.
   the claim (`pending_signal`, shown to the signing team only; cut for
   everyone else so the bytes are those of an unsigned claim) and rides on the
   winner's move event; a losing claim's sign is never made.
-- [D] Settlement: the fastest judged claim wins (`race_ranking`); the losers
+- [D] Settlement: the fastest judged claim wins (`races.ranking`); the losers
   keep their cards, and their take is over as with `gone` today (a settled
   outcome in `race_settled`, not an error). A claim is never judged earlier
   than its card came to the centre. A claim arriving once the race is due
-  (`race_settle_at` <= now) is `gone`: the window is closed. The timer
+  (`races.settle_at` <= now) is `gone`: the window is closed. The timer
   `race:<id>` settles a race when its window closes (stale: no events;
   early, because a later claim moved the window: armed again); any action
   arriving after that moment settles it first (lazy).
@@ -157,26 +157,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import (
-    TIMER,
-    Action,
-    Event,
-    GameRules,
-    Option,
-    RuleError,
-    State,
-    Timing,
-    Tx,
-    event,
-    is_int,
-    race_claim_record,
-    race_open,
-    race_ranking,
-    race_settle_at,
-    race_with_claim,
-    resolve_options,
-    timer_event,
-)
+from games import races
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 
 # --- the deck: data in one place ---------------------------------------------
 
@@ -392,7 +374,7 @@ class ZigzagRules(GameRules):
         """Validate seats and options, then deal the first manche and start its first tour."""
         if not is_int(seats) or seats not in JOKERS_BY_SEATS:
             raise RuleError("bad_option", "ZIGZAG is played by 4 or 6 players (teams of two)")
-        opts = resolve_options(self.options, options, seats)
+        opts = self.table_options(options, seats)
         if opts["dealer"] >= seats:
             raise RuleError("bad_option", f"option dealer must be below {seats}")
         dealer = opts["dealer"] if opts["dealer"] >= 0 else seats - 1
@@ -421,7 +403,7 @@ class ZigzagRules(GameRules):
             _settle_races(tx, now_ms, every=False)
             race = _race_by_id(tx.state, tid[len("race:") :])
             if race is not None:  # a later claim moved its window (the claimants' round trips changed)
-                tx.emit(timer_event(tid, race_settle_at(race)))
+                tx.emit(timer_event(tid, races.settle_at(race)))
             return
         timer = tx.state["timer"]
         live = timer is not None and timer["id"] == tid
@@ -664,25 +646,25 @@ class ZigzagRules(GameRules):
     def _fold_race_claimed(self, state: State, e: Event) -> State:
         """A claim joins its race (opened by the first claim); the move and a riding sign wait in the race."""
         s, seat, d = _tick(state), e["seat"], e["data"]
-        races = list(s.get("races") or [])
-        i = next((k for k, r in enumerate(races) if r["id"] == d["race"]), None)
+        open_races = list(s.get("races") or [])
+        i = next((k for k, r in enumerate(open_races) if r["id"] == d["race"]), None)
         if i is None:
             race = {
-                **race_open(d["race"], d["opened_ms"], range(s["seats"])),
+                **races.open(d["race"], d["opened_ms"], range(s["seats"])),
                 "take": d["claim"]["take"]["id"],
                 "moves": {},
                 "signs": {},
             }
             s["race_count"] = s.get("race_count", 0) + 1
-            races.append(race)
-            i = len(races) - 1
-        race = race_with_claim(races[i], d["claim"], d["comp_ms"])
+            open_races.append(race)
+            i = len(open_races) - 1
+        race = races.with_claim(open_races[i], d["claim"], d["comp_ms"])
         move = {k: (v["id"] if isinstance(v, dict) else v) for k, v in d["move"].items()}
         race["moves"] = {**race["moves"], str(seat): move}
         if "pending_signal" in d:
             race["signs"] = {**race["signs"], str(seat): d["pending_signal"]}
-        races[i] = race
-        s["races"] = races
+        open_races[i] = race
+        s["races"] = open_races
         return s
 
     def _fold_race_settled(self, state: State, e: Event) -> State:
@@ -1117,7 +1099,7 @@ def _settle_races(tx: Tx, now_ms: int, *, every: bool) -> None:
     is decided on the table as it really is.
     """
     while True:
-        due = [(race_settle_at(r), r["id"]) for r in tx.state["races"] if every or race_settle_at(r) <= now_ms]
+        due = [(races.settle_at(r), r["id"]) for r in tx.state["races"] if every or races.settle_at(r) <= now_ms]
         if not due:
             return
         race = _race_by_id(tx.state, min(due)[1])
@@ -1127,7 +1109,7 @@ def _settle_races(tx: Tx, now_ms: int, *, every: bool) -> None:
 
 def _settle(tx: Tx, race: dict[str, Any], now_ms: int) -> None:
     """The fastest judged claim takes the card: `race_settled`, then its move as it would have been made at once."""
-    ranking = race_ranking(race)
+    ranking = races.ranking(race)
     winner = ranking[0]["seat"]
     tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=winner, take=card(race["take"])))
     tx.emit(_move_event(tx.state, winner, race["moves"][str(winner)], race["signs"].get(str(winner)), now_ms))
@@ -1153,7 +1135,7 @@ def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, 
 
     A first claim nobody could still beat (nobody compensated, or every
     other seat's bound already passed) is simply the move. Otherwise the
-    race waits: `race_claimed`, and a timer at `race_settle_at`; a claim
+    race waits: `race_claimed`, and a timer at `races.settle_at`; a claim
     joining an open race is `race_claimed` too, settled at once when no
     seat that has not claimed could still be judged faster.
     """
@@ -1164,16 +1146,16 @@ def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, 
     t = _judged(timing, now_ms, opened_ms)
     if race is None:
         rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
-        race = race_open(rid, opened_ms, range(state["seats"]))
-        alone = race_with_claim(race, race_claim_record(race, seat, t), t.comp_ms)
-        if race_settle_at(alone) <= now_ms:
+        race = races.open(rid, opened_ms, range(state["seats"]))
+        alone = races.with_claim(race, races.claim_record(race, seat, t), t.comp_ms)
+        if races.settle_at(alone) <= now_ms:
             # nobody could still be judged faster: the take is the move alone, exactly as without races
             tx.emit(_move_event(state, seat, move, sig, now_ms))
             return
     wire = {k: (card(v) if k in ("give", "card", "take") else v) for k, v in move.items()}
     data: dict[str, Any] = {
         "race": race["id"],
-        "claim": race_claim_record(race, seat, t, take=card(take)),
+        "claim": races.claim_record(race, seat, t, take=card(take)),
         "comp_ms": list(t.comp_ms),
         "opened_ms": opened_ms,
         "move": wire,
@@ -1183,7 +1165,7 @@ def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, 
     after = tx.emit(event("race_claimed", seat, **data))
     race = _race_by_id(after, data["race"])
     assert race is not None
-    settle_at = race_settle_at(race)
+    settle_at = races.settle_at(race)
     if settle_at <= now_ms:
         _settle(tx, race, now_ms)
     else:

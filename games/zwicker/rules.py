@@ -102,25 +102,8 @@ import random
 from itertools import combinations
 from typing import Any
 
-from games.engine import (
-    TIMER,
-    Action,
-    Event,
-    GameRules,
-    Option,
-    RuleError,
-    Timing,
-    Tx,
-    event,
-    is_int,
-    race_claim_record,
-    race_open,
-    race_ranking,
-    race_settle_at,
-    race_with_claim,
-    resolve_options,
-    timer_event,
-)
+from games import races
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, Timing, Tx, event, is_int, timer_event
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
@@ -313,7 +296,7 @@ class ZwickerRules(GameRules):
         """Shuffle, deal four cards each, turn up a discard, peek at the near row."""
         if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise RuleError("bad_option", f"Zwicker needs {self.min_seats} to {self.max_seats} seats")
-        opts = resolve_options(self.options, options, seats)
+        opts = self.table_options(options, seats)
         if opts["dealer"] >= seats:
             raise RuleError("bad_option", "option dealer must be a seat of this table")
         dealer = seats - 1 if opts["dealer"] == -1 else opts["dealer"]
@@ -349,13 +332,13 @@ class ZwickerRules(GameRules):
     def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
         """Settle an open snap race whose time has come, or at once before a move that moves cards."""
         race = tx.state["race"]
-        if race is not None and (kind in SETTLES_RACE or now_ms >= race_settle_at(race)):
+        if race is not None and (kind in SETTLES_RACE or now_ms >= races.settle_at(race)):
             tx.extend(self._settle(tx.state))
 
     def _settle(self, state: dict[str, Any]) -> list[Event]:
         """The open race's result: every claim in judged order lands or is taken back, as snaps always did."""
         race = state["race"]
-        ranking = race_ranking(race)
+        ranking = races.ranking(race)
         window = state["options"]["snap_window_ms"]
         last = state["last_snap"]
         top = state["discard"][-1]
@@ -551,12 +534,12 @@ class ZwickerRules(GameRules):
         state = tx.state
         race = state["race"]
         if race is None:
-            race = race_open(f"snap:{state['race_no'] + 1}", state["top_ms"], range(state["seats"]))
-        record = race_claim_record(race, seat, timing, slots=slots)
+            race = races.open(f"snap:{state['race_no'] + 1}", state["top_ms"], range(state["seats"]))
+        record = races.claim_record(race, seat, timing, slots=slots)
         after = tx.emit(
             event("race_claimed", seat, race=race["id"], claim=record, comp_ms=list(timing.comp_ms), opened_ms=race["opened_ms"])
         )
-        settle_at = race_settle_at(after["race"])
+        settle_at = races.settle_at(after["race"])
         if settle_at <= now:
             tx.extend(self._settle(after))
         else:
@@ -573,7 +556,7 @@ class ZwickerRules(GameRules):
         if timer_id.startswith("race:"):
             race = state["race"]
             if race is not None:  # early (a clock a little ahead): ask again for the settle time
-                tx.emit(timer_event(f"race:{race['id']}:{len(race['claims'])}:{now}", race_settle_at(race)))
+                tx.emit(timer_event(f"race:{race['id']}:{len(race['claims'])}:{now}", races.settle_at(race)))
             return  # else settled already (lazily, or by a turn action)
         timer = state["timer"]
         if timer is None or timer["id"] != timer_id:
@@ -637,7 +620,7 @@ class ZwickerRules(GameRules):
             "finished": False,  # from the reveal on: no action any more
             "outcome": None,
             "top_ms": 0,  # when the top discard appeared: a snap race's reactions count from it
-            "race": None,  # the open snap race (engine.race_open), claims in arrival order
+            "race": None,  # the open snap race (races.open), claims in arrival order
             "race_no": 0,
             "looks": [[] for _ in range(n)],  # per seat: the cards it is looking at now
         }
@@ -659,9 +642,9 @@ class ZwickerRules(GameRules):
         s = dict(state)
         race = state["race"]
         if race is None:
-            race = race_open(d["race"], d["opened_ms"], range(state["seats"]))
+            race = races.open(d["race"], d["opened_ms"], range(state["seats"]))
             s["race_no"] = state["race_no"] + 1
-        s["race"] = race_with_claim(race, d["claim"], d["comp_ms"])
+        s["race"] = races.with_claim(race, d["claim"], d["comp_ms"])
         return s
 
     def _f_race_settled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:

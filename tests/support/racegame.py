@@ -2,7 +2,7 @@
 
 `show` opens a race (any seat, not a race itself); `grab` is the race action
 (`races = {"grab"}`), judged with the `Timing` the platform passes, through
-the engine's race helpers exactly as the real games use them: `race_claimed`
+the race helpers (`games.races`) exactly as the real games use them: `race_claimed`
 at once, `race_settled` when no seat could still be faster (at once, or by
 the `race:<id>` timer, or lazily by the next action). Each event says whether
 decide was given a Timing, so a test can tell what the platform passed.
@@ -14,25 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import (
-    TIMER,
-    Action,
-    Event,
-    GameRules,
-    Option,
-    RuleError,
-    State,
-    Timing,
-    Tx,
-    event,
-    race_claim_record,
-    race_open,
-    race_ranking,
-    race_settle_at,
-    race_with_claim,
-    resolve_options,
-    timer_event,
-)
+from games import races
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, timer_event
 
 
 class RaceRules(GameRules):
@@ -45,7 +28,7 @@ class RaceRules(GameRules):
     options = {"rounds": Option("int", 50, "races to play", minimum=1, maximum=500)}
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
-        return [event("dealt", None, seats=seats, options=resolve_options(self.options, options, seats))]
+        return [event("dealt", None, seats=seats, options=self.table_options(options, seats))]
 
     def decide(
         self, state: State, seat: int | None, action: Action, now_ms: int, rng: random.Random, *, timing: Timing | None = None
@@ -61,28 +44,28 @@ class RaceRules(GameRules):
     def before_move(self, tx: Tx, seat: int | None, kind: str, now_ms: int, rng: random.Random) -> None:
         """A race whose window closed is settled lazily by the next action."""
         race = tx.state["race"]
-        if race is not None and race["claims"] and now_ms >= race_settle_at(race):
+        if race is not None and race["claims"] and now_ms >= races.settle_at(race):
             self._settle(tx)
 
     def _timer(self, tx: Tx, seat: int | None, action: Action, now_ms: int, rng: random.Random, timing: Timing | None) -> None:
         race = tx.state["race"]
-        if race is not None and action["id"] == f"race:{race['id']}" and race["claims"] and now_ms >= race_settle_at(race):
+        if race is not None and action["id"] == f"race:{race['id']}" and race["claims"] and now_ms >= races.settle_at(race):
             self._settle(tx)
 
     def _show(self, tx: Tx, seat: int | None, action: Action, now_ms: int, rng: random.Random, timing: Timing | None) -> None:
         st = tx.state
         if st["race"] is not None:
             raise RuleError("race_pending", "a race is on")
-        tx.emit(event("shown", seat, race=race_open(f"grab-{st['round'] + 1}", now_ms, list(range(st["seats"])))))
+        tx.emit(event("shown", seat, race=races.open(f"grab-{st['round'] + 1}", now_ms, list(range(st["seats"])))))
 
     def _grab(self, tx: Tx, seat: int, action: Action, now_ms: int, rng: random.Random, timing: Timing) -> None:
         race = tx.state["race"]
         if race is None or any(c["seat"] == seat for c in race["claims"]):
             tx.emit(event("grabbed_late", seat))
             return
-        claim = race_claim_record(race, seat, timing)
+        claim = races.claim_record(race, seat, timing)
         tx.emit(event("race_claimed", seat, race=race["id"], claim=claim, comp_ms=list(timing.comp_ms)))
-        due = race_settle_at(tx.state["race"])
+        due = races.settle_at(tx.state["race"])
         if due <= now_ms:
             self._settle(tx)
         else:
@@ -90,7 +73,7 @@ class RaceRules(GameRules):
 
     def _settle(self, tx: Tx) -> None:
         state = tx.state
-        ranking = race_ranking(state["race"])
+        ranking = races.ranking(state["race"])
         winner = ranking[0]["seat"] if ranking else None
         tx.emit(event("race_settled", None, race=state["race"]["id"], ranking=ranking, winner=winner))
         if state["round"] >= state["options"]["rounds"]:
@@ -129,7 +112,7 @@ class RaceRules(GameRules):
         return {**state, "race": e["data"]["race"], "round": state["round"] + 1}
 
     def _on_race_claimed(self, state: State, e: Event) -> State:
-        return {**state, "race": race_with_claim(state["race"], e["data"]["claim"], e["data"]["comp_ms"])}
+        return {**state, "race": races.with_claim(state["race"], e["data"]["claim"], e["data"]["comp_ms"])}
 
     def _on_race_settled(self, state: State, e: Event) -> State:
         w = e["data"]["winner"]

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from games.engine import RuleError, Timing, fold_all, race_settle_at
+from games.engine import RuleError, Timing, fold_all
+from games.races import settle_at
 from games.smackit.bot import BOT, LEVELS
 from games.smackit.rules import RULES
+from tests.games.race_checks import check_settled_races
 from tests.games.race_timings import RandomTimings
 from tests.games.smackit.harness import HARNESS
 from tests.games.smackit.test_rules import RNG, C, Play, S, num, only
@@ -93,7 +95,7 @@ def test_a_claim_beyond_the_cap_loses_even_if_the_player_reacted_faster() -> Non
     comp = [0, 200, 0]
     ev = p.smack_t(0, 1250, comp)
     assert only(ev, "timer")["data"]["due_ms"] == 1450  # never later than the cap after the first claim
-    assert race_settle_at(p.state["race"]) - 1250 <= max(comp)
+    assert settle_at(p.state["race"]) - 1250 <= max(comp)
     # seat 1 reacted at 1200 on its own clock, its smack arrives at 1200 + 300 = 1500: judged 1300, beyond the window
     ev = p.smack_t(1, 1500, comp)
     assert p.kinds(ev)[:4] == ["race_settled", "smacked", "pile_won", "smacked"]  # settled lazily first
@@ -293,17 +295,7 @@ def test_random_play_with_random_timings_keeps_every_invariant() -> None:
                 pending += 1
             if e["kind"] == "race_settled" and i and log[i - 1]["kind"] != "race_claimed":
                 settled_by_timer += 1  # settled by the timer or lazily by another action
-        # every settled race's winner is the fastest judged claim, and every claim is recorded with both times
-        claims: list[dict[str, Any]] = []
-        for e in log:
-            if e["kind"] == "race_claimed":
-                claims.append(e["data"]["claim"])
-                assert e["data"]["claim"]["judged_ms"] <= e["data"]["claim"]["arrival_ms"]
-            elif e["kind"] == "race_settled":
-                best = min(claims, key=lambda c: (c["judged_ms"], c["arrival_ms"], c["seat"]))
-                assert e["data"]["winner"] == best["seat"] == e["data"]["ranking"][0]["seat"]
-                assert len(e["data"]["ranking"]) == len(claims)
-                claims = []
+        check_settled_races(log)
     assert timings > 500
     assert {"race_claimed", "race_settled", "smacked", "pile_won", "finished"} <= kinds
     assert pending > 20 and settled_by_timer > 20

@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import RuleError, State, race_settle_at
+from games.engine import RuleError, State
+from games.races import settle_at
 from games.zack.rules import COLOURS, RULES
 from tests.games.zack.harness import HARNESS
 from tests.support.simulate import play_random
@@ -55,7 +56,7 @@ def states_of(seed: int, timings: bool) -> list[tuple[State, int]]:
 def settled(state: State, now: int) -> State:
     """The state as decide sees it at `now`: a race whose settlement is due is settled first."""
     race = state["race"]
-    if race is None or race_settle_at(race) > now:
+    if race is None or settle_at(race) > now:
         return state
     for e in RULES.decide(state, None, {"kind": "timer", "id": f"race:{race['id']}"}, now, random.Random(0)):
         state = RULES.fold(state, e)

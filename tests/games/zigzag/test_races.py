@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import RuleError, Timing, fold_all, race_settle_at
+from games.engine import RuleError, Timing, fold_all
+from games.races import settle_at
 from games.zigzag.rules import RULES
 from tests.games.zigzag.race_driver import play_random_timed
 from tests.games.zigzag.zigzag_helpers import (
@@ -116,7 +117,7 @@ def test_a_claim_beyond_the_window_loses_however_fast_it_says_it_was() -> None:
     comp = (0, 0, 100, 0)  # the cap bounds every compensation; seat 2's window closes at 2100
     _, state = claim(state, 1, swap(state, 1), 2000, comp)
     race = state["races"][0]
-    assert race_settle_at(race) == 2100 <= 2000 + max(comp)
+    assert settle_at(race) == 2100 <= 2000 + max(comp)
     # a claim arriving after the window: its judged time (1950 with a compensation over the cap) does not count
     refused(state, 2, swap(state, 2), 2150, "gone", comp=(0, 0, 200, 0))
     # and the next action settles the race for seat 1 first (lazily): the timer may be late

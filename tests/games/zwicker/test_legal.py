@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import TIMER, RuleError, is_int, race_settle_at
+from games.engine import TIMER, RuleError, is_int
+from games.races import settle_at
 from games.zwicker.rules import MAX_MATCH, RANK_OF, RULES, ZwickerRules
 from tests.games.zwicker.harness import HARNESS
 from tests.games.zwicker.zwicker_helpers import act, table
@@ -35,7 +36,7 @@ def random_states(seats: int, games: int = 3) -> Iterator[tuple[dict[str, Any], 
 def before_settling(state: dict[str, Any], now: int) -> int:
     """A time at which an open race is not yet settled lazily: legal is the list for that moment."""
     race = state["race"]
-    return now if race is None else min(now, race_settle_at(race) - 1)
+    return now if race is None else min(now, settle_at(race) - 1)
 
 
 def canonical(action: dict[str, Any]) -> dict[str, Any]:
