@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -168,29 +169,31 @@ def _schedule_start(t: Tournament) -> None:
 
 
 def _status_change(
-    tournament_id: int, by: User, doing: str, expected: str, to: str, *, refusal: tuple[str, str]
+    tournament_id: int, by: User, doing: str, expected: str, to: str, *, refusal: tuple[str, str],
+    then: Callable[[Tournament], None] | None = None,
 ) -> Tournament:
-    """An organiser's move from one status to the next, inside the caller's transaction: the row locked,
-    the organiser checked, a 409 (`refusal`: message with `{status}`, code) from any other status."""
-    t = _lock(tournament_id)
-    _organiser_only(t, by, doing)
-    if t.status != expected:
-        raise errors.conflict(refusal[0].format(status=t.status), refusal[1])
-    t.status = to
-    t.save(update_fields=["status"])
+    """An organiser's move from one status to the next, in one transaction: the row locked, the organiser
+    checked, a 409 (`refusal`: message with `{status}`, code) from any other status; then what the new
+    status sets going (`then`), and the change broadcast."""
+    with transaction.atomic():
+        t = _lock(tournament_id)
+        _organiser_only(t, by, doing)
+        if t.status != expected:
+            raise errors.conflict(refusal[0].format(status=t.status), refusal[1])
+        t.status = to
+        t.save(update_fields=["status"])
+        if then is not None:
+            then(t)
+        _changed(t.pk)
     return t
 
 
 def tournament_open(*, tournament_id: int, by: User) -> Tournament:
     """Open registration of a tournament created as a draft."""
-    with transaction.atomic():
-        t = _status_change(
-            tournament_id, by, "opens registration", Tournament.Status.DRAFT, Tournament.Status.REGISTERING,
-            refusal=("registration is already open", "already_open"),
-        )
-        _schedule_start(t)
-        _changed(t.pk)
-    return t
+    return _status_change(
+        tournament_id, by, "opens registration", Tournament.Status.DRAFT, Tournament.Status.REGISTERING,
+        refusal=("registration is already open", "already_open"), then=_schedule_start,
+    )
 
 
 def _registration_open(t: Tournament) -> None:
@@ -391,25 +394,23 @@ def _watch(tournament_id: int) -> None:
 
 def tournament_pause(*, tournament_id: int, by: User) -> Tournament:
     """No new round or arena table starts while paused; tables already playing finish."""
-    with transaction.atomic():
-        t = _status_change(
-            tournament_id, by, "pauses the tournament", Tournament.Status.RUNNING, Tournament.Status.PAUSED,
-            refusal=("only a running tournament pauses (it is {status})", "not_running"),
-        )
-        _changed(t.pk)
-    return t
+    return _status_change(
+        tournament_id, by, "pauses the tournament", Tournament.Status.RUNNING, Tournament.Status.PAUSED,
+        refusal=("only a running tournament pauses (it is {status})", "not_running"),
+    )
 
 
 def tournament_resume(*, tournament_id: int, by: User) -> Tournament:
-    with transaction.atomic():
-        t = _status_change(
-            tournament_id, by, "resumes the tournament", Tournament.Status.PAUSED, Tournament.Status.RUNNING,
-            refusal=("only a paused tournament resumes (it is {status})", "not_paused"),
-        )
+    """Running again: what waited while paused goes on, and the watch restarts."""
+
+    def go_on(t: Tournament) -> None:
         _progress(t)
         _watch(t.pk)
-        _changed(t.pk)
-    return t
+
+    return _status_change(
+        tournament_id, by, "resumes the tournament", Tournament.Status.PAUSED, Tournament.Status.RUNNING,
+        refusal=("only a paused tournament resumes (it is {status})", "not_paused"), then=go_on,
+    )
 
 
 def tournament_cancel(*, tournament_id: int, by: User) -> Tournament:

@@ -9,8 +9,6 @@ at the end equals the finished view (plus the pile tops).
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from typing import Any
 
@@ -20,21 +18,14 @@ from games.engine import fold_all
 from games.smackit.rules import DECK, RULES
 from tests.games.smackit.harness import HARNESS, card_ids
 from tests.games.smackit.test_rules import dealt, num
+from tests.games.view_all_checks import public_and_everything
 from tests.support.simulate import play_random, visible_ids
 
 ADDED = {"pile_tops", "reveal"}
 
 
 def check_view_all(state: dict[str, Any]) -> dict[str, Any]:
-    before = copy.deepcopy(state)
-    public = RULES.view(state, None)
-    everything = RULES.view_all(state)
-    assert state == before, "view_all must not change the state"
-    assert RULES.view(state, None) == public, "view_all must not change the memoised public view"
-    assert json.loads(json.dumps(everything)) == everything
-    assert set(everything) == set(public) | ADDED
-    for key in set(public) - ADDED:
-        assert everything[key] == public[key], key
+    public, everything = public_and_everything(RULES, state, ADDED)
     piles = state["piles"]
     assert everything["pile_tops"] == [dict(DECK[p[0]]) if p else None for p in piles]
     assert [[c["id"] for c in p] for p in everything["reveal"]["piles"]] == piles

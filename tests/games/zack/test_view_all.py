@@ -9,13 +9,12 @@ finished view (which reveals all of it anyway).
 
 from __future__ import annotations
 
-import copy
-import json
 from typing import Any
 
 import pytest
 
 from games.zack.rules import RULES
+from tests.games.view_all_checks import public_and_everything
 from tests.games.zack.harness import HARNESS, card_ids
 from tests.games.zack.scenario import Game
 from tests.support.simulate import play_random, visible_ids
@@ -28,14 +27,7 @@ def _without(d: dict[str, Any], *keys: str) -> dict[str, Any]:
 
 
 def check_view_all(state: dict[str, Any]) -> dict[str, Any]:
-    before = copy.deepcopy(state)
-    public = RULES.view(state, None)
-    everything = RULES.view_all(state)
-    assert state == before, "view_all must not change the state"
-    assert json.loads(json.dumps(everything)) == everything
-    assert set(everything) == set(public)
-    for key in set(public) - SECRET_TOP:
-        assert everything[key] == public[key], key
+    public, everything = public_and_everything(RULES, state, set(), SECRET_TOP)
     assert len(everything["seats"]) == len(public["seats"])
     for row_all, row in zip(everything["seats"], public["seats"], strict=True):
         assert _without(row_all, "cards") == _without(row, "cards")

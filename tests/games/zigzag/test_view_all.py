@@ -9,13 +9,13 @@ off, where the spectator sees no sign at all), and changes nothing.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import pytest
 
 from games.zigzag.rules import RULES, forbidden_mask, hand_class, team_combo
+from tests.games.view_all_checks import public_and_everything
 from tests.games.zigzag.harness import HARNESS
 from tests.games.zigzag.zigzag_helpers import (
     NONE_A,
@@ -37,15 +37,7 @@ ADDED = {"hands", "starting_cards", "hand_classes", "team_combos"}
 
 def check_view_all(state: dict[str, Any]) -> dict[str, Any]:
     """The invariants of view_all on one state; returns it for scenario checks."""
-    before = copy.deepcopy(state)
-    public = RULES.view(state, None)
-    everything = RULES.view_all(state)
-    assert state == before, "view_all must not change the state"
-    assert RULES.view(state, None) == public, "view_all must not change the memoised public view"
-    assert json.loads(json.dumps(everything)) == everything
-    assert set(everything) == set(public) | ADDED
-    for key in set(public) - ADDED - {"signals"}:
-        assert everything[key] == public[key], key
+    public, everything = public_and_everything(RULES, state, ADDED, {"signals"})
     if "hands" in public:  # the finished table shows every hand to everyone already
         assert everything["hands"] == public["hands"]
     seats = state["seats"]

@@ -9,13 +9,12 @@ sits in a grid or in hand.
 
 from __future__ import annotations
 
-import copy
-import json
 from typing import Any
 
 import pytest
 
 from games.zwicker.rules import RULES, VALUE_OF
+from tests.games.view_all_checks import public_and_everything
 from tests.games.zwicker.harness import HARNESS
 from tests.games.zwicker.zwicker_helpers import act, c, table
 from tests.support.simulate import play_random, visible_ids
@@ -24,14 +23,7 @@ ADDED = {"seats", "drawn", "drawn_power", "king_look", "draw_top"}
 
 
 def check_view_all(state: dict[str, Any]) -> dict[str, Any]:
-    before = copy.deepcopy(state)
-    public = RULES.view(state, None)
-    everything = RULES.view_all(state)
-    assert state == before, "view_all must not change the state"
-    assert json.loads(json.dumps(everything)) == everything
-    assert set(everything) == set(public) | {"draw_top"}
-    for key in set(public) - ADDED:
-        assert everything[key] == public[key], key
+    public, everything = public_and_everything(RULES, state, {"draw_top"}, ADDED - {"draw_top"})
     for row_all, row, cards in zip(everything["seats"], public["seats"], state["slots"], strict=True):
         assert {k: v for k, v in row_all.items() if k not in ("slots", "total")} == {k: v for k, v in row.items() if k != "slots"}
         assert [{k: v for k, v in s.items() if k != "card"} for s in row_all["slots"]] == row["slots"]
