@@ -5,10 +5,15 @@ from django.contrib import admin
 from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Table
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+class _UserRowsInline(admin.TabularInline):
+    """A table's or match's rows of users: edited in place, the user picked by id (there are many)."""
+
     extra = 0
     raw_id_fields = ("user",)
+
+
+class SeatInline(_UserRowsInline):
+    model = Seat
 
 
 @admin.register(Table)
@@ -20,10 +25,8 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
 
 
-class PlayerInline(admin.TabularInline):
+class PlayerInline(_UserRowsInline):
     model = MatchPlayer
-    extra = 0
-    raw_id_fields = ("user",)
 
 
 @admin.register(Match)

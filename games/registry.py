@@ -6,6 +6,7 @@ Pure (no Django), so the benchmarks and rules tests can use it too.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from games.engine import Bot, Rules
 from games.figures import NO_STATS, GameStats
@@ -32,21 +33,23 @@ def unregister(slug: str) -> None:
     _extra_stats.pop(slug, None)
 
 
-def get_rules(slug: str) -> Rules:
-    """RULES of `games/<slug>/rules.py`; KeyError for an unknown slug."""
-    if slug in _extra_rules:
-        return _extra_rules[slug]
+def _installed(slug: str, extra: dict[str, Any], module: str, name: str) -> Any:
+    """`name` of `games/<slug>/<module>.py`, or the one registered at run time; KeyError for an unknown slug."""
+    if slug in extra:
+        return extra[slug]
     if slug not in INSTALLED:
         raise KeyError(slug)
-    return importlib.import_module(f"games.{slug}.rules").RULES
+    return getattr(importlib.import_module(f"games.{slug}.{module}"), name)
+
+
+def get_rules(slug: str) -> Rules:
+    """RULES of `games/<slug>/rules.py`; KeyError for an unknown slug."""
+    return _installed(slug, _extra_rules, "rules", "RULES")
 
 
 def get_bot(slug: str) -> Bot:
-    if slug in _extra_bots:
-        return _extra_bots[slug]
-    if slug not in INSTALLED:
-        raise KeyError(slug)
-    return importlib.import_module(f"games.{slug}.bot").BOT
+    """BOT of `games/<slug>/bot.py`; KeyError for an unknown slug."""
+    return _installed(slug, _extra_bots, "bot", "BOT")
 
 
 def get_stats(slug: str) -> GameStats:
@@ -55,11 +58,9 @@ def get_stats(slug: str) -> GameStats:
     A game registered at run time without statistics has only the platform's figures
     (`NO_STATS`); so has any other slug, so figures stored for a game since removed still read.
     """
-    if slug in _extra_stats:
-        return _extra_stats[slug]
-    if slug not in INSTALLED:
+    if slug not in INSTALLED and slug not in _extra_stats:
         return NO_STATS
-    return importlib.import_module(f"games.{slug}.stats").STATS
+    return _installed(slug, _extra_stats, "stats", "STATS")
 
 
 def all_slugs() -> list[str]:
