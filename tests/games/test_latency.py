@@ -259,12 +259,18 @@ def tiny_table() -> tuple[Table, Match, list[str]]:
     return table, match, [token_for(user=h) for h in humans]
 
 
+async def pinged_socket(settings: Any, seat: int) -> tuple[Table, Any]:
+    """A two-player table and `seat`'s socket, pinged every 2 s (the ping tests' start)."""
+    settings.WS_PING_SECONDS = 2
+    table, _match, tokens = await tiny_table()
+    comm, _ = await connect(table.pk, tokens[seat])
+    return table, comm
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_server_pings_right_after_hello_and_a_pong_gives_the_round_trip(settings: Any) -> None:
-    settings.WS_PING_SECONDS = 2
-    table, match, tokens = await tiny_table()
-    comm, _ = await connect(table.pk, tokens[1])
+    table, comm = await pinged_socket(settings, 1)
     for _ in range(3):  # the first pings come quickly, so the first race already has an estimate
         ping = await asyncio.wait_for(next_of(comm, "ping"), 2)
         assert isinstance(ping["n"], int)
@@ -292,9 +298,7 @@ async def test_the_server_pings_right_after_hello_and_a_pong_gives_the_round_tri
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_forged_replayed_and_malformed_pongs_neither_crash_nor_count(settings: Any) -> None:
-    settings.WS_PING_SECONDS = 2
-    table, match, tokens = await tiny_table()
-    comm, _ = await connect(table.pk, tokens[0])
+    table, comm = await pinged_socket(settings, 0)
     ping = await next_of(comm, "ping")
     for forged in [{"n": ping["n"] + 1000}, {"n": -1}, {"n": 2**53}, {"n": 1.5}]:
         await comm.send_json_to({"type": "pong", **forged})

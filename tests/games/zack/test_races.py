@@ -18,6 +18,7 @@ import pytest
 from games.engine import RuleError, Timing, fold_all
 from games.zack.bot import BOT
 from games.zack.rules import RULES
+from tests.games.race_checks import check_settled_races
 from tests.games.race_timings import RandomTimings
 from tests.games.zack.harness import HARNESS
 from tests.games.zack.scenario import Game
@@ -290,7 +291,6 @@ def test_random_play_with_random_timings_keeps_every_invariant() -> None:
         timings += report.timings
         log = report.log
         kinds_seen.update(e["kind"] for e in log)
-        claims: list[dict[str, Any]] = []
         for e in log:
             if e["kind"] == "timer" and e["data"]["id"].startswith("race:"):
                 pending += 1
@@ -298,15 +298,7 @@ def test_random_play_with_random_timings_keeps_every_invariant() -> None:
                 whys.add(e["data"]["why"])
             if e["kind"] == "challenged" and e["data"].get("before_throw"):
                 before_throw += 1
-            if e["kind"] == "race_claimed":
-                claims.extend(e["data"].get("earlier", []))
-                claims.append(e["data"]["claim"])
-                assert e["data"]["claim"]["judged_ms"] <= e["data"]["claim"]["arrival_ms"]
-            elif e["kind"] == "race_settled":
-                best = min(claims, key=lambda c: (c["judged_ms"], c["arrival_ms"], c["seat"]))
-                assert e["data"]["winner"] == best["seat"] == e["data"]["ranking"][0]["seat"]
-                assert len(e["data"]["ranking"]) == len(claims)
-                claims = []
+        check_settled_races(log)
     assert timings > 1000
     assert {"race_claimed", "race_settled", "challenged", "thrown", "returned"} <= kinds_seen
     assert "judging" in whys and pending > 20 and before_throw > 0
