@@ -22,7 +22,7 @@ from accounts.services import token_for
 from config import wire
 from config.asgi import application
 from games import errors, services
-from games.models import ChatMessage, Table
+from games.models import ChatMessage, Match, Table
 from tests.games.factories import started_table, user
 from tests.games.test_consumers import connect, reload, setup_table
 
@@ -79,15 +79,22 @@ SOCKET_ATTACKS = [
 ]
 
 
+async def refused_frame(**frame: Any) -> tuple[Any, Match, dict[str, Any]]:
+    """Seat 0's socket at a started table sends `frame` (send_to's text_data or bytes_data): it is answered
+    `bad_message`. Returns the socket, the match as it was, and the answer."""
+    table, match, tokens = await setup_table()
+    me, _ = await connect(table.pk, tokens[0])
+    await me.send_to(**frame)
+    answer = await me.receive_json_from(timeout=5)
+    assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+    return me, match, answer
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.parametrize("raw", SOCKET_ATTACKS)
 async def test_table_socket_answers_bad_message_applies_nothing_and_stays_open(raw: str) -> None:
-    table, match, tokens = await setup_table()
-    me, _ = await connect(table.pk, tokens[0])
-    await me.send_to(text_data=raw)
-    answer = await me.receive_json_from(timeout=5)
-    assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+    me, match, answer = await refused_frame(text_data=raw)
     if raw.startswith('{"type":"act","id":"n"'):
         assert answer["id"] == "n"  # a parsed action's own clean id names the refusal: the client knows which one
     await me.send_json_to({"type": "ping"})
@@ -101,11 +108,7 @@ async def test_table_socket_answers_bad_message_applies_nothing_and_stays_open(r
 @pytest.mark.asyncio
 @pytest.mark.parametrize("frame", [DEEP.encode(), b"\xff\xfe{}", b'{"type":"act","id":"\\u0000","action":{"kind":"x"}}'])
 async def test_table_socket_binary_frames_are_read_by_the_same_loader(frame: bytes) -> None:
-    table, match, tokens = await setup_table()
-    me, _ = await connect(table.pk, tokens[0])
-    await me.send_to(bytes_data=frame)
-    answer = await me.receive_json_from(timeout=5)
-    assert answer["type"] == "error" and answer["code"] == "bad_message", answer
+    me, match, _ = await refused_frame(bytes_data=frame)
     assert (await reload(match)).seq == match.seq
     await me.disconnect()
 
