@@ -45,6 +45,17 @@ async def wait_until(changed: asyncio.Condition, holds: Callable[[], Any], timeo
             return bool(holds())
 
 
+async def shut(ws: Any, reader: asyncio.Task[Any] | None) -> None:
+    """Close a socket whatever state it is in, then wait out its reader task (both sockets of the load test)."""
+    if ws is not None:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    if reader is not None:
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reader
+
+
 class NoAnswerError(RuntimeError):
     """An action got no answer in time (the connection is gone or the server is stuck)."""
 
@@ -141,13 +152,7 @@ class TableSocket:
 
     async def close(self) -> None:
         self.closing = True
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await self.ws.close()
-        if self.reader is not None:
-            self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.reader
+        await shut(self.ws, self.reader)
 
     async def _read(self) -> None:
         while not self.closing:

@@ -29,7 +29,7 @@ from typing import Any
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from tools.loadtest.client import wait_until
+from tools.loadtest.client import shut, wait_until
 
 
 @dataclass
@@ -69,13 +69,7 @@ class BgioSeat:
         return self
 
     async def close(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await self.ws.close()
-        if self.reader is not None:
-            self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.reader
+        await shut(self.ws, self.reader)
 
     async def emit(self, event: str, *args: Any) -> None:
         await self.ws.send(f"42/{self.game}," + json.dumps([event, *args], separators=(",", ":")))
