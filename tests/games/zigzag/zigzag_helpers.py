@@ -9,13 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import Event, event, fold_all, resolve_options, timer_event
+from games.engine import Event, event, fold_all, resolve_options
 from games.zigzag.rules import (
     ATTITUDES,
     CHARACTERS,
+    HAND_SIZE,
     LANDSCAPES,
     RULES,
-    cards,
+    _new_manche,
     deck_for,
 )
 
@@ -73,21 +74,20 @@ def deal_events(
     if draw is None:
         draw = [c for c in deck_for(seats, opts["beginner"]) if c not in used]
     assert len(set(used + draw)) == len(used) + len(draw), "a card named twice"
+    assert all(len(h) == HAND_SIZE for h in hands), f"the rules deal {HAND_SIZE} cards each"
     dealer = opts["dealer"] if opts["dealer"] >= 0 else seats - 1
-    return [
-        event(
-            "dealt",
-            None,
-            manche=manche,
-            seats=seats,
-            options=opts,
-            dealer=dealer,
-            hands=[cards(h) for h in hands],
-            draw=cards(starting + draw),
-        ),
-        event("tour_started", None, manche=manche, tour=1, starting=cards(starting)),
-        timer_event(f"tour:{manche}:1", now_ms + opts["tour_seconds"] * 1000),
-    ]
+    # the rules' own deal, its shuffle left out: the deck in this order deals exactly these hands and starting cards
+    return _new_manche(seats, opts, dealer, [c for h in hands for c in h] + starting + draw, manche, now_ms, _AS_GIVEN)
+
+
+class _AsGiven(random.Random):
+    """A generator whose shuffle leaves the order as it is."""
+
+    def shuffle(self, x: Any) -> None:
+        pass
+
+
+_AS_GIVEN = _AsGiven()
 
 
 def table(
