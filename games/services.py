@@ -31,7 +31,18 @@ from config import wire
 from games import action_sql, broadcast, errors, selectors
 from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
-from games.models import ChatMessage, Match, MatchEvent, MatchPlayer, Seat, Snapshot, Table, TableConnection, WebProcess
+from games.models import (
+    ChatMessage,
+    Match,
+    MatchEvent,
+    MatchPlayer,
+    PendingTimer,
+    Seat,
+    Snapshot,
+    Table,
+    TableConnection,
+    WebProcess,
+)
 from games.registry import get_bot, get_rules, public_slugs
 from games.scheduling import schedule
 from games.table_options import table_options_resolve
@@ -451,6 +462,35 @@ def action_submit(
 
             tx.on_commit(notify)  # robust: the action is committed, a failing broker must not turn its ack into an error
     return result
+
+
+def timer_fire(*, match_id: int, timer_id: str) -> SubmitResult | None:
+    """Fire a due timer: through the locked action path when the rules would do something, else only mark it fired.
+
+    Most timers a match arms are superseded before they are due (Smack It! re-arms its idle
+    timer on every flip; a race's Celery backstop arrives after the fast path settled it).
+    Each used to take the match row's lock only for the rules to answer "nothing": at a busy
+    table as many locking transactions as actions, 10 s late, queued behind the players' own
+    (the tail of the flip benchmark, README "Performance"). The rules' answer for a timer on
+    the latest committed state, read without the lock, is final when it is no events: a timer
+    id becomes live only through the commit that arms it, which is already in that state and
+    publishes its own firing, and later commits only make an armed timer stale. So a no-op
+    is recorded as fired without the lock; anything else (events, a refusal, a missing or
+    finished match) goes the ordinary way and is decided again under the lock.
+    """
+    row = Match.objects.filter(pk=match_id).values("game", "state", "status", "started_at", "last_t_ms").first()
+    if row is not None and row["status"] == Match.Status.LIVE and row["state"] is not None:
+        elapsed = int((timezone.now() - row["started_at"]).total_seconds() * 1000)
+        try:
+            events = get_rules(row["game"]).decide(
+                row["state"], None, {"kind": "timer", "id": timer_id}, max(elapsed, row["last_t_ms"]), random.Random(0)
+            )
+        except RuleError:
+            events = None
+        if events == []:
+            PendingTimer.objects.filter(match_id=match_id, timer_id=timer_id, fired=False).update(fired=True)
+            return None
+    return action_submit(match_id=match_id, seat=None, action={"kind": "timer", "id": timer_id}, action_id=f"timer:{timer_id}"[:64])
 
 
 def _decide(

@@ -24,9 +24,7 @@ log = logging.getLogger(__name__)
 @shared_task(name="games.fire_timer")
 def fire_timer(match_id: int, timer_id: str) -> None:
     try:
-        services.action_submit(
-            match_id=match_id, seat=None, action={"kind": "timer", "id": timer_id}, action_id=f"timer:{timer_id}"[:64]
-        )
+        services.timer_fire(match_id=match_id, timer_id=timer_id)
     except errors.PlatformError as e:
         log.info("timer %s of match %s not applied: %s", timer_id, match_id, e.message)
 
