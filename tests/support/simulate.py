@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Action, Bot, Event, Rules, State
+from games.engine import Action, Event, Rules, State
 from tools.sim import (
     MALFORMED,
     BotMatchReport,
@@ -81,7 +81,6 @@ class Harness:
     card_ids: Callable[[State], list[int]]
     may_see: Callable[[State, State, Event, int | None], set[int]]
     random_options: Callable[[int, random.Random], dict[str, Any]] = lambda seats, rng: {}
-    bots: Callable[[], Bot] | None = None
     kind_weights: dict[str, float] | None = None
     by_table: bool = False
     choose: Choose | None = None

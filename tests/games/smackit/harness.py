@@ -17,7 +17,6 @@ import random
 from typing import Any
 
 from games.engine import Event, State
-from games.smackit.bot import BOT
 from games.smackit.rules import RULES
 from tests.support.simulate import Harness
 
@@ -61,7 +60,6 @@ HARNESS = Harness(
     card_ids=card_ids,
     may_see=may_see,
     random_options=random_options,
-    bots=lambda: BOT,
     kind_weights={"flip": 12.0, "smack": 1.0},
     by_table=True,
 )

@@ -15,7 +15,6 @@ import random
 from typing import Any
 
 from games.engine import Event, State
-from games.zack.bot import BOT
 from games.zack.rules import RULES
 from tests.support.simulate import Harness
 
@@ -64,6 +63,5 @@ HARNESS = Harness(
     card_ids=card_ids,
     may_see=may_see,
     random_options=random_options,
-    bots=lambda: BOT,
     kind_weights=KIND_WEIGHTS,
 )

@@ -185,17 +185,10 @@ def _useful(state: State, team: int, cls: str) -> bool:
     return not state["bonus"][team] or any(c not in scored for c in ("zag", "zigzag"))
 
 
-def _bot() -> Any:
-    from games.zigzag.bot import BOT
-
-    return BOT
-
-
 HARNESS = Harness(
     rules=RULES,
     card_ids=card_ids,
     may_see=may_see,
     random_options=random_options,
-    bots=_bot,
     choose=choose,
 )

@@ -142,7 +142,6 @@ HARNESS = Harness(
     card_ids=card_ids,
     may_see=may_see,
     random_options=random_options,
-    bots=lambda: BOT,
     by_table=True,
     choose=choose,
 )

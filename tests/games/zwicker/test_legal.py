@@ -18,7 +18,7 @@ from games.races import settle_at
 from games.zwicker.rules import MAX_MATCH, RANK_OF, RULES, ZwickerRules
 from tests.games.zwicker.harness import HARNESS
 from tests.games.zwicker.zwicker_helpers import act, table
-from tests.support.simulate import play_random
+from tests.support.simulate import iter_cards, play_random
 
 SEATS = (2, 3, 4, 6)
 
@@ -118,7 +118,7 @@ def _hidden_shuffle(state: dict[str, Any], seat: int, rng: random.Random) -> dic
     the rest — grids, the draw pile, another seat's held card, King look and
     looks — trades places consistently, so the state stays a possible one.
     """
-    shown = set(state["discard"]) | {c["id"] for c in _cards(RULES.view(state, seat))}
+    shown = set(state["discard"]) | {c["id"] for c in iter_cards(RULES.view(state, seat))}
     present = {c for row in state["slots"] for c in row} | set(state["draw"]) | {state["drawn"]}
     hidden = sorted(present - {None} - shown)
     image = hidden[:]
@@ -136,17 +136,6 @@ def _hidden_shuffle(state: dict[str, Any], seat: int, rng: random.Random) -> dic
         out["king"] = {**state["king"], "card": mapped(state["king"]["card"])}
     out["looks"] = [[{**lk, "card": mapped(lk["card"])} for lk in row] for row in state["looks"]]
     return out
-
-
-def _cards(obj: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(obj, dict):
-        if isinstance(obj.get("id"), int) and "rank" in obj:
-            yield obj
-        for v in obj.values():
-            yield from _cards(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _cards(v)
 
 
 def _secrecy_breaks(rules: ZwickerRules, seats: int) -> int:
