@@ -183,9 +183,8 @@ def view_at(*, match: Match, at: int, perspective: str, seat: int | None) -> dic
     rules = get_rules(match.game)
     state = state_at(match=match, at=at)
     if perspective == "all":
-        # Games may offer `view_all(state)`: the table with every hidden card face up.
-        view_all = getattr(rules, "view_all", None)
-        return {"seq": at, "view": view_all(state) if view_all else rules.view(state, None), "state": state}
+        # `view_all(state)` (the Rules protocol): the table with every hidden card face up.
+        return {"seq": at, "view": rules.view_all(state), "state": state}
     return {"seq": at, "view": rules.view(state, seat)}
 
 

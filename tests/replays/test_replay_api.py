@@ -86,7 +86,7 @@ def test_all_after_the_end_returns_the_raw_state_and_the_unredacted_log() -> Non
     for k in range(1, match.seq + 1):
         got = client().get(f"/api/matches/{match.pk}/state/?at={k}&perspective=all").json()
         folded = fold_all(RULES, plain(log[:k]))
-        assert got["seq"] == k and got["state"] == folded and got["view"] == RULES.view(folded, None)
+        assert got["seq"] == k and got["state"] == folded and got["view"] == RULES.view_all(folded)
     timeline = client().get(f"/api/matches/{match.pk}/timeline/?perspective=all").json()
     assert timeline["events"] == log and timeline["next"] is None
 

@@ -74,8 +74,7 @@ def check_states(match: Match, rules: Any, log: list[dict[str, Any]], ks: list[i
         folded = fold_all(rules, log[:k])
         whole = state_api(match, k, "all")
         assert whole["seq"] == k and whole["state"] == jsonish(folded), f"state at {k}"
-        view_all = getattr(rules, "view_all", None)
-        assert whole["view"] == jsonish(view_all(folded) if view_all else rules.view(folded, None))
+        assert whole["view"] == jsonish(rules.view_all(folded))
         assert state_api(match, k, "spectator")["view"] == jsonish(rules.view(folded, None))
         seat = rng.randrange(match.seats)
         assert state_api(match, k, f"seat:{seat}")["view"] == jsonish(rules.view(folded, seat)), f"seat {seat} at {k}"
