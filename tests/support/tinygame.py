@@ -73,6 +73,8 @@ class TinyRules:
     ) -> list[Event]:
         if state["over"] is not None:
             raise RuleError("match_over", "the match is over")
+        if isinstance(now_ms, bool) or not isinstance(now_ms, int):
+            raise RuleError("bad_action", "now_ms must be a whole number")
         kind = action.get("kind")
         if kind == "timer":
             if seat is not None:
