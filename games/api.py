@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.query import OneOfField, QuerySerializer, query_params
-from games import errors, selectors, services
+from games import selectors, services
 from games.table_options import TABLE_OPTIONS
 
 ZOMBIE = TABLE_OPTIONS["zombie_seconds"]
@@ -20,12 +20,8 @@ LAG_CAP = TABLE_OPTIONS["lag_cap_ms"]
 
 
 class PlatformApi(APIView):
-    """Turns PlatformError into its status with a JSON reason."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, errors.PlatformError):
-            return Response(exc.as_json(), status=exc.status)
-        return super().handle_exception(exc)
+    """The games API's views: a PlatformError becomes its status and `{detail, code}` in
+    `config/api_errors.exception_handler`, the one handler of every app (no per-view copy)."""
 
 
 class TableSerializer(serializers.Serializer):
