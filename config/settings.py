@@ -233,6 +233,9 @@ else:
 CELERY_TASK_ACKS_LATE = False
 # Tests drive scheduled work themselves (see games/scheduling.py).
 PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
+# A table socket's action's timers are held by the web process that committed it (games/local_timers.py);
+# 0: every timer goes to Celery (to measure that path, tools/loadtest/races.py --celery-timers).
+LOCAL_TIMERS = os.environ.get("LOCAL_TIMERS", "1") != "0"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -266,7 +269,8 @@ ZOMBIE_SECONDS_DEFAULT = 45
 CHAT_MAX_LENGTH = 300
 CHAT_MAX_PER_10S = 5
 WS_MAX_MESSAGE_BYTES = 4096
-WS_MAX_ACTIONS_PER_SECOND = 20
+# Per socket; a benchmark driving one socket faster than a person can raises it (tools/loadtest/versus.py).
+WS_MAX_ACTIONS_PER_SECOND = int(os.environ.get("WS_MAX_ACTIONS_PER_SECOND", "20"))
 
 # Who is asking (accounts/throttling.py): REMOTE_ADDR, or behind n proxies of ours the address the
 # outermost saw (n-th entry from the right of X-Forwarded-For). 0 unless such proxies set that header.

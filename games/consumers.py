@@ -13,7 +13,6 @@ import contextlib
 import functools
 import json
 import logging
-import os
 import time
 from typing import Any
 
@@ -24,7 +23,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config import wire
-from games import error_texts, errors, heartbeat, selectors, services, tasks
+from games import error_texts, errors, heartbeat, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.deals import deal_played_elsewhere
 from games.latency import RttEstimator
@@ -47,10 +46,7 @@ SYNC_LIMIT = 500
 # race early in the match is already judged on an estimate, then every WS_PING_SECONDS (0: no pings).
 PING_WARMUP = 3
 PING_WARMUP_GAP_S = 0.3
-RACE_TIMER_PREFIX = "race:"
-# The fast path below can be turned off (RACE_FAST_TIMERS=0) to measure the timer path alone (tools/loadtest/races.py).
-FAST_RACE_TIMERS = os.environ.get("RACE_FAST_TIMERS", "1") != "0"
-_background: set[asyncio.Task[None]] = set()  # fast-path settlements and round-trip writes in flight (kept from the garbage collector)
+_background: set[asyncio.Task[None]] = set()  # round-trip writes in flight (kept from the garbage collector)
 
 
 def ping_seconds() -> float:
@@ -398,25 +394,6 @@ class TableConsumer(PlatformConsumer):
         if changed:
             self.rtt.stored_ms = rtt_ms
 
-    def _race_settle_soon(self, events: list[dict[str, Any]]) -> None:
-        """Fire the settlement timer of a race this socket's claim opened or joined, from this process.
-
-        The timer path (Celery, a broker round trip and a worker poll) may be slower than
-        the race window itself, and the result is due the moment the window closes. The
-        Celery task stays the backstop: both submit the action id `timer:<id>`, so whichever
-        comes second is answered as a duplicate and applies nothing.
-        """
-        if self.match_id is None or self.match_started_at is None or not FAST_RACE_TIMERS:
-            return
-        for e in events:
-            timer_id = e.get("data", {}).get("id") if e.get("kind") == "timer" else None
-            if isinstance(timer_id, str) and timer_id.startswith(RACE_TIMER_PREFIX):
-                task = asyncio.get_running_loop().create_task(
-                    _fire_race_timer(self.match_id, self.match_started_at, timer_id, int(e["data"]["due_ms"]))
-                )
-                _background.add(task)
-                task.add_done_callback(_background.discard)
-
     def _take_token(self) -> bool:
         now = time.monotonic()
         rate = float(settings.WS_MAX_ACTIONS_PER_SECOND)
@@ -447,14 +424,12 @@ class TableConsumer(PlatformConsumer):
         try:
             result = await database_sync_to_async(services.action_submit)(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
-                received_at=self.received_wall, checked=True,
+                received_at=self.received_wall, checked=True, hold_timers=True,
             )
         except errors.PlatformError as e:
             extra = {"rule_code": e.rule_code} if e.rule_code else {}
             await self.error(e.code, e.message, action_id, **extra)
             return
-        if result.events:
-            self._race_settle_soon(result.events)
         if result.seq > self.last_seq:
             # Deliver our own events before the ack, even if the group message is late:
             # straight from the result when they follow on, else from the database.
@@ -496,20 +471,6 @@ class TableConsumer(PlatformConsumer):
             await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=text)
         except errors.PlatformError as e:
             await self.error(e.code, e.message)
-
-
-async def _fire_race_timer(match_id: int, started_at: Any, timer_id: str, due_ms: int) -> None:
-    """Submit `{"kind": "timer", "id": timer_id}` once match time reaches `due_ms` (never before: a timer
-    fired early would spend its action id on nothing and leave the race to the backstop)."""
-    try:
-        while True:
-            wait_ms = due_ms - (timezone.now() - started_at).total_seconds() * 1000
-            if wait_ms <= 0:
-                break
-            await asyncio.sleep(wait_ms / 1000 + 0.0005)
-        await database_sync_to_async(tasks.fire_timer)(match_id, timer_id)
-    except Exception:  # noqa: BLE001 - Celery's copy of the timer settles the race then
-        log.warning("race timer %s of match %s not fired here", timer_id, match_id, exc_info=True)
 
 
 class ReadOnlyConsumer(PlatformConsumer):

@@ -28,7 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from config import wire
-from games import action_sql, broadcast, errors, selectors
+from games import action_sql, broadcast, errors, local_timers, selectors
 from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
 from games.models import (
@@ -386,6 +386,7 @@ def action_submit(
     rtt_ms: int | None = None,
     received_at: datetime.datetime | None = None,
     checked: bool = False,
+    hold_timers: bool = False,
 ) -> SubmitResult:
     """Check, apply in one transaction, notify once on commit; raises PlatformError when nothing was applied.
 
@@ -402,7 +403,9 @@ def action_submit(
     every other action is decided exactly as before. `received_at`: when the
     claim reached the web process (a claim waiting behind the socket's previous
     message is judged from then, not from when its turn came). Who hears of it
-    is `action_notify`'s, once, after the commit.
+    is `action_notify`'s, once, after the commit. `hold_timers`: the timers the
+    action arms are held by this web process (games.local_timers: a table
+    socket's actions and the timers they chain), else scheduled on Celery.
     """
     if not checked:
         action_check(action=action, action_id=action_id)
@@ -452,19 +455,19 @@ def action_submit(
         result = SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
         if stored:
             bots = not finished and (match.table_id is None or match.bots_play)
-            match_id, table_id = match.pk, match.table_id
+            match_id, table_id, started_at = match.pk, match.table_id, match.started_at
 
             def notify() -> None:
                 action_notify(
                     match_id=match_id, table_id=table_id, events=stored, state=state, timers=timers, finished=finished,
-                    now=now, bots=bots,
+                    now=now, bots=bots, held_from=started_at if hold_timers else None,
                 )
 
             tx.on_commit(notify)  # robust: the action is committed, a failing broker must not turn its ack into an error
     return result
 
 
-def timer_fire(*, match_id: int, timer_id: str) -> SubmitResult | None:
+def timer_fire(*, match_id: int, timer_id: str, hold_timers: bool = False) -> SubmitResult | None:
     """Fire a due timer: through the locked action path when the rules would do something, else only mark it fired.
 
     Most timers a match arms are superseded before they are due (Smack It! re-arms its idle
@@ -490,7 +493,10 @@ def timer_fire(*, match_id: int, timer_id: str) -> SubmitResult | None:
         if events == []:
             PendingTimer.objects.filter(match_id=match_id, timer_id=timer_id, fired=False).update(fired=True)
             return None
-    return action_submit(match_id=match_id, seat=None, action={"kind": "timer", "id": timer_id}, action_id=f"timer:{timer_id}"[:64])
+    return action_submit(
+        match_id=match_id, seat=None, action={"kind": "timer", "id": timer_id}, action_id=f"timer:{timer_id}"[:64],
+        hold_timers=hold_timers,
+    )
 
 
 def _decide(
@@ -589,17 +595,26 @@ def action_notify(
     finished: bool,
     now: int,
     bots: bool = True,
+    held_from: datetime.datetime | None = None,
 ) -> None:
     """Tell the table, then schedule what follows: once per committed action, only after its commit.
 
     Neither waits here in a web process: the group send is handed to the server's event loop
     (games.broadcast) and the broker publishes to the publisher thread (games.scheduling).
+    `held_from` (the match's start, for a table socket's action): its timers are held by this
+    web process's event loop (games.local_timers), due at `held_from + due_ms`, when it can.
     """
     seq = events[-1]["seq"]
     if table_id is not None:
         broadcast.match_events(table_id, match_id, events, state)
+    hold = held_from is not None and local_timers.can_hold()
     for t in timers:
-        schedule("games.fire_timer", (match_id, t["data"]["id"]), (int(t["data"]["due_ms"]) - now) / 1000)
+        timer_id, due_ms = str(t["data"]["id"]), int(t["data"]["due_ms"])
+        if hold:
+            assert held_from is not None
+            local_timers.hold(match_id=match_id, timer_id=timer_id, due_at=held_from + datetime.timedelta(milliseconds=due_ms))
+        else:
+            schedule("games.fire_timer", (match_id, timer_id), (due_ms - now) / 1000)
     if finished:
         if table_id is not None:
             broadcast.table_changed(table_id)

@@ -105,12 +105,17 @@ def match_finished(match_id: int) -> None:
     run_match_finished(match_id)
 
 
+SWEEP_GRACE_MS = 1000
+"""How long past due a timer must be before the sweeper fires it: its holder (a worker's countdown task,
+or the web process that armed it, games/local_timers.py) fires it at the due time; the sweeper is for the lost."""
+
+
 @shared_task(name="games.sweep_timers")
 def sweep_timers() -> int:
-    """Fire overdue timers that a lost worker dropped (run by beat or at worker start)."""
+    """Fire overdue timers that a lost worker or web process dropped (run by beat or at worker start)."""
     fired = 0
     for timer in PendingTimer.objects.filter(fired=False, match__status=Match.Status.LIVE).select_related("match"):
-        if services.now_ms(timer.match) >= timer.due_ms:
+        if services.now_ms(timer.match) >= timer.due_ms + SWEEP_GRACE_MS:
             fire_timer(timer.match_id, timer.timer_id)
             fired += 1
     return fired

@@ -1,0 +1,87 @@
+"""Timers a table socket's action arms, held by the web process that committed it (asyncio), not by Celery.
+
+Why: Smack It! re-arms its idle timer on every flip, and a race claim arms its
+settlement. Each one went to Celery: a broker publish in daphne per action (13 %
+of its CPU at one busy table, README "Performance"), and a worker task at the
+due time, nearly always for a timer a later action had made stale, and a
+worker sharing the web process's cores. The process holding a table's sockets
+is where that table's next action comes from anyway; here the timer is a
+`loop.call_at` on its event loop and costs nothing until it is due.
+
+Guarantees, the same as Celery's path gave:
+
+- **Durable first.** A timer exists as its `PendingTimer` row, written in the
+  transaction of the action that armed it; only after that commit is it held
+  here (`services.action_notify`). If this process dies, beat's sweeper
+  (`games.sweep_timers`, every 5 s) fires the overdue row, as it does for a
+  task a killed worker took with it.
+- **Never early.** A timer fires once the wall clock passes its due time
+  (`started_at + due_ms`): fired early, the rules would answer "not yet" and
+  the timer would be spent (`services.timer_fire` marks a no-op fired).
+- **Once.** Firing is `services.timer_fire`, the Celery task's own path: a
+  timer fired here and by the sweeper, or again after a restart, applies once
+  (the action id `timer:<id>`; a no-op only marks the row fired).
+- **The chain stays here.** The timers armed by a timer's own action (the next
+  idle timer after an automatic flip) are held here too.
+
+Only a table socket's actions (and the timers they chain) are held here: a
+match started over REST, a bot's move and everything a Celery worker commits
+schedule their timers on Celery as before (`games.scheduling`). With the
+manual scheduler of the tests nothing is held: timers go to its queue. The
+`LOCAL_TIMERS=0` setting sends every timer to Celery (to measure that path).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.broadcast import server_loop
+
+log = logging.getLogger(__name__)
+
+EARLY_GUARD_S = 0.0005  # asyncio may wake a little before the deadline; the wall-clock check re-arms for the rest
+
+_firing: set[asyncio.Task[None]] = set()  # timers being fired, kept from the garbage collector
+
+
+def can_hold() -> bool:
+    """Whether a timer armed now would be held here: a web process's thread, the Celery scheduler, not switched off."""
+    return settings.PLATFORM_SCHEDULER != "manual" and settings.LOCAL_TIMERS and server_loop() is not None
+
+
+def hold(*, match_id: int, timer_id: str, due_at: datetime.datetime) -> None:
+    """Fire `timer_id` of `match_id` from this process's event loop at `due_at` (called from a database thread)."""
+    loop = server_loop()
+    assert loop is not None, "hold only where can_hold()"
+    loop.call_soon_threadsafe(_arm, loop, match_id, timer_id, due_at)
+
+
+def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: datetime.datetime) -> None:
+    wait_s = (due_at - timezone.now()).total_seconds()
+    if wait_s > 0:
+        loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at)
+        return
+    task = loop.create_task(_fire(match_id, timer_id), name=f"timer {match_id}/{timer_id}")
+    _firing.add(task)
+    task.add_done_callback(_firing.discard)
+
+
+async def _fire(match_id: int, timer_id: str) -> None:
+    from games import errors, services
+    from games.consumers import database_sync_to_async  # the table socket's: one thread on SQLite, the pool on PostgreSQL
+
+    def fire() -> None:
+        try:
+            services.timer_fire(match_id=match_id, timer_id=timer_id, hold_timers=True)
+        except errors.PlatformError as e:
+            log.info("timer %s of match %s not applied: %s", timer_id, match_id, e.message)
+
+    try:
+        await database_sync_to_async(fire)()
+    except Exception:  # noqa: BLE001 - its PendingTimer row stays unfired: beat's sweeper fires it
+        log.warning("timer %s of match %s not fired here", timer_id, match_id, exc_info=True)
