@@ -294,19 +294,26 @@ class TableConsumer(PlatformConsumer):
         """Pass the table on; a watcher who just sat down (or a player removed) gets their seat from the database.
 
         The seat a socket acts for is never read from a group message: the message only
-        says that something changed, the Seat rows say who holds which seat.
+        says that something changed, the Seat rows say who holds which seat. When the
+        message lists this user at the seat the socket already has (or nowhere, for a
+        watcher), nothing about it changed and the database is not asked: most table
+        messages are a round trip or a presence changing, one query per socket each.
         """
         table = message["table"]
         await self.send_json({"type": "table", "table": table})
         if table.get("match") and table["match"] != self.match_id:
             await self._switch_match()
-        elif self.user is not None and getattr(self.user, "is_authenticated", False):
+        elif self.user is not None and getattr(self.user, "is_authenticated", False) and self._listed_seat(table) != self.seat:
 
             def seat_now() -> int | None:
                 row = Table.objects.filter(pk=self.table_id).first()
                 return None if row is None else selectors.seat_of(table=row, user=self.user)
 
             self.seat = await database_sync_to_async(seat_now)()
+
+    def _listed_seat(self, table: dict[str, Any]) -> int | None:
+        name = getattr(self.user, "username", None)
+        return next((p["seat"] for p in table.get("players", ()) if not p.get("bot") and p.get("username") == name), None)
 
     async def chat_message(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "chat", "message": message["message"]})
@@ -373,9 +380,9 @@ class TableConsumer(PlatformConsumer):
         sample = self.rtt.pong(message.get("n"), at)
         if sample is None:
             return False
-        stored = self.rtt.worth_storing()
+        stored = self.rtt.worth_storing(at)
         if stored is not None and self.present_as is not None:
-            self.rtt.stored_ms = stored
+            self.rtt.stored_ms, self.rtt.stored_at = stored, at
             task = asyncio.get_running_loop().create_task(self._store_rtt(stored))
             _background.add(task)
             task.add_done_callback(_background.discard)

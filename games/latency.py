@@ -29,6 +29,10 @@ OUTLIER_FACTOR = 2.0  # a sample above FACTOR x the median of the others, plus t
 OUTLIER_SLACK_MS = 20.0
 CHANGE_MS = 5  # an estimate that moved less than this, or less than CHANGE_RATIO of itself, is not worth a write
 CHANGE_RATIO = 0.05
+STORE_MIN_GAP_S = 10.0
+"""An estimate is written at most this often per socket (the first at once). Each write tells the table
+(its payload shows every player's round trip); under load every estimate moves, and 300 sockets
+re-storing every ping cost more than their table's moves (README "Performance")."""
 
 
 def robust_median(samples: list[float]) -> float | None:
@@ -54,6 +58,7 @@ class RttEstimator:
     outstanding: dict[int, float] = field(default_factory=dict)  # n -> when its ping was sent
     samples: deque[float] = field(default_factory=deque)
     stored_ms: int | None = None  # the estimate last written where other processes read it
+    stored_at: float | None = None  # when (monotonic s) it was handed over for writing
 
     def ping(self, now_s: float) -> dict[str, int | str]:
         """The next ping to send, remembered as sent at `now_s`."""
@@ -90,14 +95,17 @@ class RttEstimator:
         value = robust_median(list(self.samples))
         return None if value is None else int(round(value))
 
-    def worth_storing(self) -> int | None:
+    def worth_storing(self, now_s: float | None = None) -> int | None:
         """The estimate, if it moved enough since the last one stored to be written again (else None).
 
         Presence rows are read by every web process; a write per ping per socket
         would be a write per player every two seconds for a figure that hardly moves.
+        With `now_s`, not again within STORE_MIN_GAP_S of the last write.
         """
         value = self.estimate_ms
         if value is None:
+            return None
+        if now_s is not None and self.stored_at is not None and now_s - self.stored_at < STORE_MIN_GAP_S:
             return None
         if self.stored_ms is not None:
             moved = abs(value - self.stored_ms)

@@ -27,13 +27,16 @@ Guarantees, the same as Celery's path gave:
 Only a table socket's actions (and the timers they chain) are held here: a
 match started over REST, a bot's move and everything a Celery worker commits
 schedule their timers on Celery as before (`games.scheduling`). With the
-manual scheduler of the tests nothing is held: timers go to its queue. The
-`LOCAL_TIMERS=0` setting sends every timer to Celery (to measure that path).
+manual scheduler of the tests a held timer is also put on its queue, so a test
+running the queue on its virtual clock still sees every timer (the second to
+fire is the duplicate `timer:<id>` and applies nothing). The `LOCAL_TIMERS=0`
+setting sends every timer to the scheduler alone (to measure that path).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import datetime
 import logging
 
@@ -50,15 +53,22 @@ _firing: set[asyncio.Task[None]] = set()  # timers being fired, kept from the ga
 
 
 def can_hold() -> bool:
-    """Whether a timer armed now would be held here: a web process's thread, the Celery scheduler, not switched off."""
-    return settings.PLATFORM_SCHEDULER != "manual" and settings.LOCAL_TIMERS and server_loop() is not None
+    """Whether a timer armed now would be held here: a web process's thread, not switched off."""
+    return settings.LOCAL_TIMERS and server_loop() is not None
+
+
+def also_scheduled() -> bool:
+    """Whether a held timer goes to the scheduler as well: the tests' manual one."""
+    return settings.PLATFORM_SCHEDULER == "manual"
 
 
 def hold(*, match_id: int, timer_id: str, due_at: datetime.datetime) -> None:
     """Fire `timer_id` of `match_id` from this process's event loop at `due_at` (called from a database thread)."""
     loop = server_loop()
     assert loop is not None, "hold only where can_hold()"
-    loop.call_soon_threadsafe(_arm, loop, match_id, timer_id, due_at)
+    # A fresh context: this thread's says it runs inside asgiref's sync thread, and a
+    # task started from it would take the firing's own hop to that thread for a deadlock.
+    loop.call_soon_threadsafe(_arm, loop, match_id, timer_id, due_at, context=contextvars.Context())
 
 
 def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: datetime.datetime) -> None:

@@ -613,7 +613,7 @@ def action_notify(
         if hold:
             assert held_from is not None
             local_timers.hold(match_id=match_id, timer_id=timer_id, due_at=held_from + datetime.timedelta(milliseconds=due_ms))
-        else:
+        if not hold or local_timers.also_scheduled():
             schedule("games.fire_timer", (match_id, timer_id), (due_ms - now) / 1000)
     if finished:
         if table_id is not None:

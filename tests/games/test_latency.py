@@ -81,6 +81,17 @@ def test_an_estimate_is_stored_again_only_when_it_moved_noticeably() -> None:
     assert est.worth_storing() == 95
 
 
+def test_an_estimate_is_written_at_most_once_per_gap_however_much_it_moves() -> None:
+    est = RttEstimator()
+    est.samples.extend([80.0])
+    assert est.worth_storing(100.0) == 80  # the first at once
+    est.stored_ms, est.stored_at = 80, 100.0
+    est.samples.clear()
+    est.samples.extend([400.0])
+    assert est.worth_storing(100.0 + latency.STORE_MIN_GAP_S - 0.1) is None  # moved a lot, but too soon
+    assert est.worth_storing(100.0 + latency.STORE_MIN_GAP_S) == 400
+
+
 def test_compensation_is_the_round_trip_up_to_the_cap_and_nothing_with_the_cap_off() -> None:
     assert compensation_ms(80, 200) == 80
     assert compensation_ms(350, 200) == 200
