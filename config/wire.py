@@ -15,6 +15,8 @@ import math
 import re
 from typing import Any
 
+import orjson
+
 MAX_DEPTH = 32  # the deepest protocol message is 4 levels; Python's recursion limit is 1000
 MAX_INT = 2**53 - 1  # I-JSON (RFC 7493): the integers every client (JavaScript included) reads exactly
 
@@ -124,3 +126,14 @@ def loads(raw: str | bytes, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> An
             e.message_id = own_id
         raise
     return value
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of what the platform sends or stores (every socket frame, the action path's rows).
+
+    orjson, not `json.dumps`: a table's every action is encoded once per socket (each seat's own
+    view) and once for the database, 5-10x faster (README "Performance"). The same JSON either
+    way: keys in order, integer keys as strings (as `json.dumps` writes them); only non-ASCII text
+    is written as UTF-8 rather than escaped, which every JSON reader reads the same.
+    """
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -33,7 +33,6 @@ SQLite, it is Django's `atomic` and `on_commit`, as before.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from config import wire
 from games.models import Match
 
 log = logging.getLogger(__name__)
@@ -210,5 +210,5 @@ class Writes:
 
 
 def _json(value: Any) -> str:
-    """JSON as Django's JSONField stores it (json.dumps, default separators)."""
-    return json.dumps(value)
+    """JSON for a JSONField column (Django's own encoder writes the same document, with spaces)."""
+    return wire.dumps(value)

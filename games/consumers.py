@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import time
 from typing import Any
@@ -201,7 +200,7 @@ class TableConsumer(PlatformConsumer):
     # --- sending ---------------------------------------------------------------
 
     async def send_json(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=wire.dumps(message))
 
     async def error(self, code: str, message: str, action_id: Any = None, **extra: Any) -> None:
         # `message` is what the player reads: in the language of the page that opened this socket.
@@ -492,7 +491,7 @@ class ReadOnlyConsumer(PlatformConsumer):
         else:
             is_ping = isinstance(message, dict) and message.get("type") == "ping"
             reply = {"type": "pong"} if is_ping else {"type": "error", "code": "bad_message", "message": "this socket is read-only"}
-        await self.send(text_data=json.dumps(reply))
+        await self.send(text_data=wire.dumps(reply))
 
 
 class LobbyConsumer(ReadOnlyConsumer):
@@ -506,7 +505,7 @@ class LobbyConsumer(ReadOnlyConsumer):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "table", "table": message["table"]}))
+        await self.send(text_data=wire.dumps({"type": "table", "table": message["table"]}))
 
     async def lobby_removed(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "removed", "table_id": message["table_id"]}))
+        await self.send(text_data=wire.dumps({"type": "removed", "table_id": message["table_id"]}))

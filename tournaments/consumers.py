@@ -8,11 +8,11 @@ connect and after every change: registrations, rounds seated, tables ended, stan
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 
+from config import wire
 from games.consumers import ReadOnlyConsumer
 from tournaments.selectors import tournament_payload_or_none
 from tournaments.services import player_group, tournament_group
@@ -38,10 +38,10 @@ class TournamentConsumer(_ReadOnly):
         self.group = tournament_group(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send(text_data=json.dumps({"type": "tournament", "tournament": payload}))
+        await self.send(text_data=wire.dumps({"type": "tournament", "tournament": payload}))
 
     async def tournament_changed(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "tournament", "tournament": message["tournament"]}))
+        await self.send(text_data=wire.dumps({"type": "tournament", "tournament": message["tournament"]}))
 
 
 class PlayerConsumer(_ReadOnly):
@@ -55,4 +55,4 @@ class PlayerConsumer(_ReadOnly):
         await self.accept()
 
     async def tournament_seated(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"type": "seated", "seated": message["seated"]}))
+        await self.send(text_data=wire.dumps({"type": "seated", "seated": message["seated"]}))
