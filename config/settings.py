@@ -236,6 +236,9 @@ PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
 # A table socket's action's timers are held by the web process that committed it (games/local_timers.py);
 # 0: every timer goes to Celery (to measure that path, tools/loadtest/races.py --celery-timers).
 LOCAL_TIMERS = os.environ.get("LOCAL_TIMERS", "1") != "0"
+# On PostgreSQL an action is decided on the state this process last committed and sent in one message,
+# validated by the row (games/match_cache.py); 0: always the locked read first (to measure that path).
+ACTION_CACHE = os.environ.get("ACTION_CACHE", "1") != "0"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from django.db import connection, transaction
+import psycopg
+from django.db import DatabaseError, connection, transaction
 
 from config import wire
 from games.models import Match
@@ -177,13 +178,16 @@ class Writes:
             ("UPDATE games_pendingtimer SET fired = %s WHERE match_id = %s AND timer_id = %s", [True, match_id, timer_id])
         )
 
-    def match(self, match: Match) -> None:
+    def match(self, match: Match) -> str:
+        """The match row's new state, seq, time and end; returns the state's JSON as written."""
+        state = _json(match.state)
         self.statements.append((
             "UPDATE games_match SET state = %s, seq = %s, last_t_ms = %s, status = %s, outcome = %s, ended_at = %s WHERE id = %s",
-            [_json(match.state), match.seq, match.last_t_ms, match.status,
+            [state, match.seq, match.last_t_ms, match.status,
              None if match.outcome is None else _json(match.outcome),
              connection.ops.adapt_datetimefield_value(match.ended_at), match.pk],
         ))
+        return state
 
     def action_record(self, match_id: int, seat: int | None, action_id: str, seq: int) -> None:
         self.statements.append((
@@ -207,6 +211,54 @@ class Writes:
         if commit:
             assert tx is not None
             tx.open = False
+
+
+class ConflictError(Exception):
+    """The fast path's guard found the match not as cached (or the action id already used): nothing was written."""
+
+
+# The row lock and the guard of the fast path (games/match_cache.py): the row is locked and updated
+# only if it still holds the cached seq and state (jsonb equality with the text this process wrote),
+# is live, and the acting seat's player was not withdrawn. Otherwise `1 / 0` raises, and PostgreSQL
+# skips every statement after it in the message: nothing is written. The second column is whether a
+# bot or a zombie seat plays at the table now (as the locked read's `bots_play`).
+_GUARD = """WITH locked AS (
+  SELECT id FROM games_match WHERE id = %s AND seq = %s AND status = 'live' AND state = %s::jsonb FOR UPDATE
+), m AS (
+  UPDATE games_match SET state = %s, seq = %s, last_t_ms = %s FROM locked
+   WHERE games_match.id = locked.id
+     AND NOT EXISTS (SELECT 1 FROM games_seat w WHERE w.table_id = games_match.table_id AND w.seat = %s AND w.withdrawn)
+  RETURNING EXISTS (SELECT 1 FROM games_seat s
+                     WHERE s.table_id = games_match.table_id AND (s.zombie OR s.bot_level <> '')) AS bots_play
+)
+SELECT 1 / count(*), coalesce(bool_or(bots_play), false) FROM m"""
+
+
+def fast_commit(
+    *, tx: ActionTransaction, match_id: int, cached_seq: int, cached_state: str, state: str, seq: int, last_t_ms: int,
+    seat: int, writes: Writes,
+) -> bool:
+    """BEGIN, the guarded update of the match row, `writes` and COMMIT in one message; returns `bots_play`.
+
+    Raises ConflictError (rolled back by `tx`) when the guard or a unique key (a used action id)
+    refused: the caller decides again on the locked path. Any other failure propagates.
+    """
+    assert tx.by_hand and connection.vendor == "postgresql"
+    statements = [("BEGIN", []), (_GUARD, [match_id, cached_seq, cached_state, state, seq, last_t_ms, seat]),
+                  *writes.statements, ("COMMIT", [])]
+    tx.open = True  # from here on a failure ends in ROLLBACK
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("; ".join(sql for sql, _ in statements), [p for _, ps in statements for p in ps])
+            cursor.nextset()
+            row = cursor.fetchone()
+    except DatabaseError as e:
+        if isinstance(e.__cause__, psycopg.errors.DivisionByZero | psycopg.errors.UniqueViolation):
+            raise ConflictError from None
+        raise
+    tx.open = False
+    writes.statements.clear()
+    return bool(row[1])
 
 
 def _json(value: Any) -> str:

@@ -12,6 +12,7 @@ the same lock, durability and after-commit guarantees as `atomic`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import logging
 import random
@@ -20,6 +21,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -28,7 +30,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from config import wire
-from games import action_sql, broadcast, errors, local_timers, selectors
+from games import action_sql, broadcast, errors, local_timers, match_cache, selectors
 from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
 from games.models import (
@@ -411,6 +413,10 @@ def action_submit(
         action_check(action=action, action_id=action_id)
     if seat is None and action["kind"] != "timer":
         raise errors.PlatformError("not_seated", "only seated players act")
+    if seat is not None and action_id is not None and not by_bot and match_cache.enabled():
+        fast = _submit_cached(match_id=match_id, seat=seat, action=action, action_id=action_id, hold_timers=hold_timers)
+        if fast is not None:
+            return fast
     with action_sql.ActionTransaction() as tx:
         try:
             match = action_sql.match_lock(tx=tx, match_id=match_id, seat=seat, action_id=action_id)
@@ -425,21 +431,12 @@ def action_submit(
         rules = get_rules(match.game)
         now = now_ms(match)
         new_events = _decide(rules, match, seat, action, now, rtt_ms=None if by_bot else rtt_ms, received_at=received_at)
-        state = match.state
-        stored: list[dict[str, Any]] = []
-        for e in new_events:
-            state = rules.fold(state, e)
-            stored.append({"seq": match.seq + len(stored) + 1, "t_ms": now, "kind": e["kind"], "seat": e.get("seat"), "data": e.get("data", {})})
-        writes = action_sql.Writes()
-        writes.events(match.pk, stored)
-        timers = [e for e in new_events if e["kind"] == "timer"]
-        for t in timers:
-            writes.timer_pending(match.pk, str(t["data"]["id"]), int(t["data"]["due_ms"]))
-        if seat is None and action.get("kind") == "timer":
-            writes.timer_fired(match.pk, str(action.get("id")))
+        stored, state = _stored(rules, match.state, new_events, match.seq, now)
+        writes = _writes(match.pk, seat, action, action_id, stored, new_events)
         finished = False
+        written = None
         if stored:
-            if (match.seq // SNAPSHOT_EVERY) != ((match.seq + len(stored)) // SNAPSHOT_EVERY):
+            if _crosses_snapshot(match.seq, stored):
                 Snapshot.objects.create(match=match, seq=match.seq + len(stored), state=state)
             match.seq += len(stored)
             match.state = state
@@ -448,23 +445,111 @@ def action_submit(
             if outcome is not None:
                 finished = True
                 _match_finish(match, outcome)
-            writes.match(match)
+            written = writes.match(match)
         if action_id is not None:
             writes.action_record(match.pk, seat, action_id, match.seq)
         writes.flush(tx)
-        result = SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
         if stored:
             bots = not finished and (match.table_id is None or match.bots_play)
-            match_id, table_id, started_at = match.pk, match.table_id, match.started_at
+            _notify_on_commit(tx, match, stored, state, new_events, finished=finished, now=now, bots=bots, hold_timers=hold_timers)
+            if finished:
+                match_cache.drop(match.pk)
+            elif tx.by_hand and written is not None:  # committed now (inside an outer atomic it is not yet)
+                match_cache.put(match_cache.Cached(
+                    match_id=match.pk, seq=match.seq, state_json=written, last_t_ms=now, started_at=match.started_at,
+                    game=match.game, table_id=match.table_id, bots_play=match.bots_play,
+                ))
+    return SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
 
-            def notify() -> None:
-                action_notify(
-                    match_id=match_id, table_id=table_id, events=stored, state=state, timers=timers, finished=finished,
-                    now=now, bots=bots, held_from=started_at if hold_timers else None,
-                )
 
-            tx.on_commit(notify)  # robust: the action is committed, a failing broker must not turn its ack into an error
-    return result
+def _submit_cached(*, match_id: int, seat: int, action: dict[str, Any], action_id: str, hold_timers: bool) -> SubmitResult | None:
+    """The action decided on this process's last commit of the match and sent in one message (games/match_cache.py).
+
+    None when the locked path must decide: nothing cached, a race claim, a refusal, no
+    events, the end of the match or a snapshot due, or the guard found the match changed.
+    """
+    entry = match_cache.get(match_id)
+    if entry is None:
+        return None
+    rules = get_rules(entry.game)
+    if action["kind"] in rules.races:
+        return None
+    tx = action_sql.ActionTransaction()
+    if not tx.by_hand:
+        return None
+    state = orjson.loads(entry.state_json)
+    elapsed = int((timezone.now() - entry.started_at).total_seconds() * 1000)
+    now = max(elapsed, entry.last_t_ms)
+    try:
+        new_events = rules.decide(state, seat, action, now, random.Random(secrets.randbits(64)))
+    except RuleError:
+        return None  # refused on the cache: the row decides (the match may have moved on)
+    stored, state = _stored(rules, state, new_events, entry.seq, now)
+    if not stored or _crosses_snapshot(entry.seq, stored) or rules.outcome(state) is not None:
+        return None
+    seq = entry.seq + len(stored)
+    writes = _writes(match_id, seat, action, action_id, stored, new_events)
+    writes.action_record(match_id, seat, action_id, seq)
+    written = wire.dumps(state)
+    try:
+        with tx:
+            bots_play = action_sql.fast_commit(
+                tx=tx, match_id=match_id, cached_seq=entry.seq, cached_state=entry.state_json, state=written, seq=seq,
+                last_t_ms=now, seat=seat, writes=writes,
+            )
+            match_cache.put(dataclasses.replace(entry, seq=seq, state_json=written, last_t_ms=now, bots_play=bots_play))
+            bots = entry.table_id is None or bots_play
+            _notify_on_commit(tx, entry, stored, state, new_events, finished=False, now=now, bots=bots, hold_timers=hold_timers)
+    except action_sql.ConflictError:
+        match_cache.contended(match_id)
+        return None
+    return SubmitResult(seq=seq, events=stored, state=state)
+
+
+def _stored(rules: Any, state: Any, new_events: list[dict[str, Any]], seq: int, now: int) -> tuple[list[dict[str, Any]], Any]:
+    """The new events as stored (seqs after `seq`, the time) and the state they fold to."""
+    stored: list[dict[str, Any]] = []
+    for e in new_events:
+        state = rules.fold(state, e)
+        stored.append({"seq": seq + len(stored) + 1, "t_ms": now, "kind": e["kind"], "seat": e.get("seat"), "data": e.get("data", {})})
+    return stored, state
+
+
+def _crosses_snapshot(seq: int, stored: list[dict[str, Any]]) -> bool:
+    return (seq // SNAPSHOT_EVERY) != ((seq + len(stored)) // SNAPSHOT_EVERY)
+
+
+def _writes(
+    match_id: int, seat: int | None, action: dict[str, Any], action_id: str | None, stored: list[dict[str, Any]],
+    new_events: list[dict[str, Any]],
+) -> action_sql.Writes:
+    """The events and the timers they arm (and a fired system timer), in the order both paths write them."""
+    writes = action_sql.Writes()
+    writes.events(match_id, stored)
+    for t in new_events:
+        if t["kind"] == "timer":
+            writes.timer_pending(match_id, str(t["data"]["id"]), int(t["data"]["due_ms"]))
+    if seat is None and action.get("kind") == "timer":
+        writes.timer_fired(match_id, str(action.get("id")))
+    return writes
+
+
+def _notify_on_commit(
+    tx: action_sql.ActionTransaction, match: Match | match_cache.Cached, stored: list[dict[str, Any]], state: Any,
+    new_events: list[dict[str, Any]], *, finished: bool, now: int, bots: bool, hold_timers: bool,
+) -> None:
+    """`action_notify` once the action is committed (robust: a failing broker must not turn its ack into an error)."""
+    match_id = match.pk if isinstance(match, Match) else match.match_id
+    table_id, started_at = match.table_id, match.started_at
+    timers = [e for e in new_events if e["kind"] == "timer"]
+
+    def notify() -> None:
+        action_notify(
+            match_id=match_id, table_id=table_id, events=stored, state=state, timers=timers, finished=finished,
+            now=now, bots=bots, held_from=started_at if hold_timers else None,
+        )
+
+    tx.on_commit(notify)
 
 
 def timer_fire(*, match_id: int, timer_id: str, hold_timers: bool = False) -> SubmitResult | None:
