@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 from typing import Any
@@ -93,6 +94,61 @@ def table_changed(table_id: int) -> None:
         _send(LOBBY_GROUP, {"type": "lobby.table", "table": payload})
 
     transaction.on_commit(send)
+
+
+ROUND_TRIPS_GAP_S = 10.0
+"""A table hears of its players' round trips moving at most once per this gap (from one web process)."""
+
+_round_trips_next: dict[int, tuple[float, bool]] = {}  # table -> (loop time the next may go, one is waiting)
+
+
+def table_round_trips_changed(table_id: int) -> None:
+    """A stored round trip of the table moved: the table message, at most once per ROUND_TRIPS_GAP_S.
+
+    Every player's round trip is on the table page, and each message is the whole table
+    payload (a few queries) sent to every socket of the table: one per round trip written
+    was most of a busy web process's time (README "Performance"). The first goes at once;
+    what moves within the gap goes in one message at its end, which reads every round
+    trip as it then stands. Outside a web process: at once, as any table change.
+    """
+    loop = server_loop()
+    if loop is None:
+        table_changed(table_id)
+        return
+    transaction.on_commit(lambda: loop.call_soon_threadsafe(_round_trips_soon, loop, table_id, context=contextvars.Context()))
+
+
+def _round_trips_soon(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
+    next_at, waiting = _round_trips_next.get(table_id, (0.0, False))
+    if waiting:
+        return  # the message at the end of the gap carries this one too
+    if loop.time() >= next_at:
+        _round_trips_send(loop, table_id)
+        return
+    _round_trips_next[table_id] = (next_at, True)
+    loop.call_at(next_at, _round_trips_send, loop, table_id)
+
+
+def _round_trips_send(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
+    now = loop.time()
+    _round_trips_next[table_id] = (now + ROUND_TRIPS_GAP_S, False)
+    if len(_round_trips_next) > 10_000:
+        for key in [k for k, (at, waiting) in _round_trips_next.items() if at < now and not waiting]:
+            del _round_trips_next[key]
+    from games.consumers import database_sync_to_async  # the table socket's: one thread on SQLite, the pool on PostgreSQL
+
+    task = loop.create_task(database_sync_to_async(table_changed)(table_id), name=f"round trips of table {table_id}")
+    _sending.add(task)
+    task.add_done_callback(_round_trips_done)
+
+
+_sending: set[asyncio.Task[Any]] = set()
+
+
+def _round_trips_done(task: asyncio.Task[Any]) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("the round trips of a table were not sent: %s", task.exception())
 
 
 def table_removed(table_id: int) -> None:

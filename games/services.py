@@ -787,11 +787,12 @@ def presence_rtt_set(*, channel_name: str, rtt_ms: int, table_id: int | None = N
 
     Written only when the estimate moved noticeably (games.latency), so a row is
     written about once per connection, not once per ping. With `table_id` the
-    table hears of it (every player's ping is on the table page).
+    table hears of it (every player's ping is on the table page), at most once
+    per gap (games.broadcast.table_round_trips_changed).
     """
     changed = bool(TableConnection.objects.filter(channel_name=channel_name).update(rtt_ms=max(0, int(rtt_ms))))
     if changed and table_id is not None:
-        broadcast.table_changed(table_id)
+        broadcast.table_round_trips_changed(table_id)
     return changed
 
 
