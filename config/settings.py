@@ -274,6 +274,8 @@ CHAT_MAX_PER_10S = 5
 WS_MAX_MESSAGE_BYTES = 4096
 # Per socket; a benchmark driving one socket faster than a person can raises it (tools/loadtest/versus.py).
 WS_MAX_ACTIONS_PER_SECOND = int(os.environ.get("WS_MAX_ACTIONS_PER_SECOND", "20"))
+# Fair races: every table socket is pinged this often (after a quick warm-up) to measure its round trip; 0: never.
+WS_PING_SECONDS = float(os.environ.get("WS_PING_SECONDS", "2"))
 
 # Who is asking (accounts/throttling.py): REMOTE_ADDR, or behind n proxies of ours the address the
 # outermost saw (n-th entry from the right of X-Forwarded-For). 0 unless such proxies set that header.

@@ -49,7 +49,7 @@ _background: set[asyncio.Task[None]] = set()  # round-trip writes in flight (kep
 
 
 def ping_seconds() -> float:
-    return float(getattr(settings, "WS_PING_SECONDS", 2.0))
+    return float(settings.WS_PING_SECONDS)
 
 
 class PlatformConsumer(AsyncWebsocketConsumer):
