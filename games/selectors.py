@@ -104,6 +104,26 @@ def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int]]:
     return cap, out
 
 
+def overdue_timers(*, grace_ms: int) -> list[tuple[int, str]]:
+    """(match, timer) of every unfired timer of a live match more than `grace_ms` past due, by match time.
+
+    In SQL: the sweeper used to load every unfired timer with its match row (state and all)
+    every 5 s and compare in Python; at scale that is every timer armed in the last seconds.
+    Match time is `services.now_ms`'s: the wall clock since the start, never below `last_t_ms`.
+    """
+    if connection.vendor == "postgresql":
+        elapsed, latest = "EXTRACT(EPOCH FROM (%s::timestamptz - m.started_at)) * 1000", "GREATEST"
+    else:
+        elapsed, latest = "(julianday(%s) - julianday(m.started_at)) * 86400000.0", "MAX"
+    sql = f"""
+SELECT t.match_id, t.timer_id FROM games_pendingtimer t JOIN games_match m ON m.id = t.match_id
+ WHERE NOT t.fired AND m.status = %s AND t.due_ms + %s <= {latest}(m.last_t_ms, {elapsed})
+ ORDER BY t.due_ms"""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Match.Status.LIVE, grace_ms, connection.ops.adapt_datetimefield_value(timezone.now())])
+        return [(match_id, timer_id) for match_id, timer_id in cursor.fetchall()]
+
+
 SERIES_WINS = 2
 
 

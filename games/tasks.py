@@ -14,8 +14,8 @@ from celery import shared_task
 from django.db import transaction
 from django.db.models import F, Q
 
-from games import errors, services
-from games.models import Match, MatchPlayer, PendingTimer, Seat
+from games import errors, selectors, services
+from games.models import Match, MatchPlayer, Seat
 from games.scheduling import schedule
 
 log = logging.getLogger(__name__)
@@ -113,12 +113,10 @@ or the web process that armed it, games/local_timers.py) fires it at the due tim
 @shared_task(name="games.sweep_timers")
 def sweep_timers() -> int:
     """Fire overdue timers that a lost worker or web process dropped (run by beat or at worker start)."""
-    fired = 0
-    for timer in PendingTimer.objects.filter(fired=False, match__status=Match.Status.LIVE).select_related("match"):
-        if services.now_ms(timer.match) >= timer.due_ms + SWEEP_GRACE_MS:
-            fire_timer(timer.match_id, timer.timer_id)
-            fired += 1
-    return fired
+    overdue = selectors.overdue_timers(grace_ms=SWEEP_GRACE_MS)
+    for match_id, timer_id in overdue:
+        fire_timer(match_id, timer_id)
+    return len(overdue)
 
 
 BOT_STALL_MS = 10_000

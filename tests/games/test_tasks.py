@@ -189,3 +189,23 @@ def test_outside_a_web_process_schedule_publishes_at_once(monkeypatch: pytest.Mo
     monkeypatch.setattr(scheduling, "_publish", down)
     with pytest.raises(ConnectionError):
         scheduling.schedule("games.plan_bots", (1, 2), 0)
+
+
+def test_the_timer_sweeper_fires_only_what_is_past_due_and_grace(clock: Clock) -> None:
+    """`games.sweep_timers` picks overdue rows in SQL: not before due + SWEEP_GRACE_MS, then once."""
+    from games.models import PendingTimer
+
+    _, match, _ = started_table(players=2, options={"turn_seconds": 5})
+    _, finished, _ = started_table(players=2, options={"turn_seconds": 5})
+    Match.objects.filter(pk=finished.pk).update(status=Match.Status.FINISHED)
+    MANUAL.clear()  # the worker died holding both turn timers
+    due_s = PendingTimer.objects.get(match=match).due_ms / 1000
+    clock.advance(due_s + tasks.SWEEP_GRACE_MS / 1000 - 0.2)
+    assert tasks.sweep_timers() == 0, "due, but its holder may still fire it"
+    clock.advance(0.4)
+    assert tasks.sweep_timers() == 1, "overdue: fired, and only the live match's"
+    match.refresh_from_db()
+    assert MatchEvent.objects.filter(match=match, kind="played").count() == 1, "the turn timer played for the idle seat"
+    assert PendingTimer.objects.get(match=match, timer_id="turn-1").fired
+    assert not PendingTimer.objects.get(match=finished).fired
+    assert tasks.sweep_timers() == 0, "nothing twice"
