@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
-LIMIT = 20_000  # matches remembered per process (the least recently used go first)
+LIMIT = 4_096  # matches remembered per process, the least recently used going first: a state is a few KB, so at most some 25 MB
 CONTENDED_S = 5.0
 
 
