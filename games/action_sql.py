@@ -29,6 +29,15 @@ stays; the `on_commit` work runs only after a successful commit, once, and
 its failure does not undo the action (Django's `robust=True`). Inside an
 `atomic` (a bot's move on a zombie seat holds that seat's lock; tests), or on
 SQLite, it is Django's `atomic` and `on_commit`, as before.
+
+**One message when this process committed the match's last action** (the fast
+path, `fast_commit`, with games/match_cache.py): `BEGIN`, a guard that locks
+the row and updates it only if it still holds the cached seq and state, the
+writes and `COMMIT`. A guard that finds the match changed raises on purpose,
+PostgreSQL skips the rest of the message, and `services.action_submit` decides
+the action again on the locked path above. Same guarantees: the lock is held
+from the guard to the commit, the commit is durable before the call returns,
+and nothing of a refused or failed attempt stays.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ others must hear of it (sockets, timers, bots, end of match) is sent with
 actions pattern: `action_check`, the transaction, `action_notify`). On
 PostgreSQL an action of its own is two messages to the database, its
 transaction opened and committed by hand (games/action_sql.ActionTransaction:
-the same lock, durability and after-commit guarantees as `atomic`).
+the same lock, durability and after-commit guarantees as `atomic`), or one
+when this process committed the match's last action (games/match_cache.py:
+decided on that state, the row's guard validates it).
 """
 
 from __future__ import annotations
