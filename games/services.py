@@ -453,7 +453,10 @@ def action_submit(
         writes.flush(tx)
         if stored:
             bots = not finished and (match.table_id is None or match.bots_play)
-            _notify_on_commit(tx, match, stored, state, new_events, finished=finished, now=now, bots=bots, hold_timers=hold_timers)
+            _notify_on_commit(
+                tx, match.pk, match.table_id, match.started_at, stored, state, new_events,
+                finished=finished, now=now, bots=bots, hold_timers=hold_timers,
+            )
             if finished:
                 match_cache.drop(match.pk)
             elif tx.by_hand and written is not None:  # committed now (inside an outer atomic it is not yet)
@@ -501,7 +504,10 @@ def _submit_cached(*, match_id: int, seat: int, action: dict[str, Any], action_i
             )
             match_cache.put(dataclasses.replace(entry, seq=seq, state_json=written, last_t_ms=now, bots_play=bots_play))
             bots = entry.table_id is None or bots_play
-            _notify_on_commit(tx, entry, stored, state, new_events, finished=False, now=now, bots=bots, hold_timers=hold_timers)
+            _notify_on_commit(
+                tx, match_id, entry.table_id, entry.started_at, stored, state, new_events,
+                finished=False, now=now, bots=bots, hold_timers=hold_timers,
+            )
     except action_sql.ConflictError:
         match_cache.contended(match_id)
         return None
@@ -537,12 +543,11 @@ def _writes(
 
 
 def _notify_on_commit(
-    tx: action_sql.ActionTransaction, match: Match | match_cache.Cached, stored: list[dict[str, Any]], state: Any,
-    new_events: list[dict[str, Any]], *, finished: bool, now: int, bots: bool, hold_timers: bool,
+    tx: action_sql.ActionTransaction, match_id: int, table_id: int | None, started_at: datetime.datetime,
+    stored: list[dict[str, Any]], state: Any, new_events: list[dict[str, Any]], *,
+    finished: bool, now: int, bots: bool, hold_timers: bool,
 ) -> None:
     """`action_notify` once the action is committed (robust: a failing broker must not turn its ack into an error)."""
-    match_id = match.pk if isinstance(match, Match) else match.match_id
-    table_id, started_at = match.table_id, match.started_at
     timers = [e for e in new_events if e["kind"] == "timer"]
 
     def notify() -> None:
