@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--level", default="normal", choices=("easy", "normal", "hard"))
     parser.add_argument("--profile", type=Path, default=None, help="py-spy the web processes during the window into this folder")
-    parser.add_argument("--profile-idle", action="store_true", help="with --profile: sample waiting threads too (wall time)")
+    parser.add_argument("--profile-idle", action="store_true", help="with --profile: sample every thread, waiting ones too (wall time), not only the GIL holder")
     args = parser.parse_args(argv)
     args.seats = args.seats or (6 if args.tables == 1 else 5)
     args.rate = args.rate or (10.0 if args.tables == 1 else 1.0)

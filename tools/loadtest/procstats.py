@@ -133,7 +133,12 @@ def load_average() -> str:
 
 
 class Profiler:
-    """py-spy sampling of the web processes for `seconds`, collapsed stacks written to `folder`."""
+    """py-spy sampling of the web processes for `seconds`, collapsed stacks written to `folder`.
+
+    By default only the thread holding the GIL is sampled: daphne's Python runs on one core's
+    worth of GIL, so that is where its CPU goes (threads waiting in libpq are not CPU).
+    `idle` samples every thread, waiting ones included (wall time).
+    """
 
     def __init__(self, folder: Path, pids: list[int], seconds: float, rate: int = 200, idle: bool = False) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -143,7 +148,7 @@ class Profiler:
         self.procs = [
             subprocess.Popen(
                 [binary, "record", "--nonblocking", "--format", "raw", "-r", str(rate), "-d", str(int(seconds)),
-                 "-p", str(pid), "-o", str(out), *(["--idle"] if idle else [])],
+                 "-p", str(pid), "-o", str(out), *(["--idle"] if idle else ["--gil"])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
             for pid, out in zip(pids, self.files, strict=True)
