@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -797,7 +797,11 @@ def presence_rtt_set(*, channel_name: str, rtt_ms: int, table_id: int | None = N
     table hears of it (every player's ping is on the table page), at most once
     per gap (games.broadcast.table_round_trips_changed).
     """
-    changed = bool(TableConnection.objects.filter(channel_name=channel_name).update(rtt_ms=max(0, int(rtt_ms))))
+    with connection.cursor() as cursor:  # by hand: the ORM's update cost a busy web process 3 % of its CPU
+        cursor.execute(
+            f"UPDATE {TableConnection._meta.db_table} SET rtt_ms = %s WHERE channel_name = %s", [max(0, int(rtt_ms)), channel_name]
+        )
+        changed = cursor.rowcount > 0
     if changed and table_id is not None:
         broadcast.table_round_trips_changed(table_id)
     return changed
