@@ -20,9 +20,11 @@ Guarantees (the same as the locked path's):
   is caught the same way: the cache is never believed, only checked.
 - **Never a wrong refusal.** A refusal decided on the cache is not answered:
   the locked path decides it again on the row.
-- **Only what the fast path can write.** A race claim (it reads the other
-  seats' round trips), an action that ends the match or crosses a snapshot
-  boundary, and system actions take the locked path.
+- **Only what the fast path can write.** An action that ends the match or
+  crosses a snapshot boundary, and system actions, take the locked path. A
+  race claim is timed as there (`services.race_timing`, one read of the
+  seats' round trips, which no lock guards on either path) and decided on the
+  cached state: the guard makes that the state it commits on.
 - **Nothing shared.** Entries are JSON text, decoded for each use: no decision
   can alter what another one reads. One lock guards the dict; an entry is only
   replaced by a higher seq of the same match.
@@ -60,6 +62,7 @@ class Cached:
     game: str
     table_id: int | None
     bots_play: bool
+    seats: int  # a race claim's timing lists every seat
 
 
 _entries: OrderedDict[int, Cached] = OrderedDict()

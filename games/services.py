@@ -416,7 +416,10 @@ def action_submit(
     if seat is None and action["kind"] != "timer":
         raise errors.PlatformError("not_seated", "only seated players act")
     if seat is not None and action_id is not None and not by_bot and match_cache.enabled():
-        fast = _submit_cached(match_id=match_id, seat=seat, action=action, action_id=action_id, hold_timers=hold_timers)
+        fast = _submit_cached(
+            match_id=match_id, seat=seat, action=action, action_id=action_id, hold_timers=hold_timers,
+            rtt_ms=rtt_ms, received_at=received_at,
+        )
         if fast is not None:
             return fast
     with action_sql.ActionTransaction() as tx:
@@ -462,31 +465,43 @@ def action_submit(
             elif tx.by_hand and written is not None:  # committed now (inside an outer atomic it is not yet)
                 match_cache.put(match_cache.Cached(
                     match_id=match.pk, seq=match.seq, state_json=written, last_t_ms=now, started_at=match.started_at,
-                    game=match.game, table_id=match.table_id, bots_play=match.bots_play,
+                    game=match.game, table_id=match.table_id, bots_play=match.bots_play, seats=match.seats,
                 ))
     return SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
 
 
-def _submit_cached(*, match_id: int, seat: int, action: dict[str, Any], action_id: str, hold_timers: bool) -> SubmitResult | None:
+def _submit_cached(
+    *, match_id: int, seat: int, action: dict[str, Any], action_id: str, hold_timers: bool, rtt_ms: int | None,
+    received_at: datetime.datetime | None,
+) -> SubmitResult | None:
     """The action decided on this process's last commit of the match and sent in one message (games/match_cache.py).
 
-    None when the locked path must decide: nothing cached, a race claim, a refusal, no
-    events, the end of the match or a snapshot due, or the guard found the match changed.
+    None when the locked path must decide: nothing cached, a refusal, no events, the end
+    of the match or a snapshot due, or the guard found the match changed. A race claim is
+    timed as on the locked path (`race_timing`: its one read of the seats' round trips,
+    made here just before the message instead of just after the lock; no lock guards
+    those rows on either path).
     """
     entry = match_cache.get(match_id)
     if entry is None:
         return None
     rules = get_rules(entry.game)
-    if action["kind"] in rules.races:
-        return None
     tx = action_sql.ActionTransaction()
     if not tx.by_hand:
         return None
     state = orjson.loads(entry.state_json)
     elapsed = int((timezone.now() - entry.started_at).total_seconds() * 1000)
     now = max(elapsed, entry.last_t_ms)
+    rng = random.Random(secrets.randbits(64))
     try:
-        new_events = rules.decide(state, seat, action, now, random.Random(secrets.randbits(64)))
+        if action["kind"] in rules.races:
+            received = None if received_at is None else int((received_at - entry.started_at).total_seconds() * 1000)
+            timing = race_timing(
+                table_id=entry.table_id, seats=entry.seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received
+            )
+            new_events = rules.decide(state, seat, action, now, rng, timing=timing)
+        else:
+            new_events = rules.decide(state, seat, action, now, rng)
     except RuleError:
         return None  # refused on the cache: the row decides (the match may have moved on)
     stored, state = _stored(rules, state, new_events, entry.seq, now)
@@ -600,7 +615,9 @@ def _decide(
     try:
         if seat is not None and action["kind"] in getattr(rules, "races", ()):
             received = None if received_at is None else int((received_at - match.started_at).total_seconds() * 1000)
-            timing = race_timing(match=match, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received)
+            timing = race_timing(
+                table_id=match.table_id, seats=match.seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received
+            )
             return rules.decide(match.state, seat, action, now, rng, timing=timing)
         return rules.decide(match.state, seat, action, now, rng)
     except RuleError as e:
@@ -637,7 +654,9 @@ def bots_plan(*, match_id: int, seq: int) -> int:
     return planned
 
 
-def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None) -> Timing:
+def race_timing(
+    *, table_id: int | None, seats: int, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None
+) -> Timing:
     """How a race claim of `seat` arriving at match time `now` is timed (PROTOCOL.md "Fair races").
 
     Judged at arrival minus the acting socket's own round trip (`rtt_ms`, None
@@ -651,13 +670,13 @@ def race_timing(*, match: Match, seat: int, now: int, rtt_ms: int | None, receiv
     waited for its socket's previous message and the match lock): the judged
     time counts from there, so the server's own queueing is nobody's loss.
     """
-    lag_cap, round_trips = selectors.seat_round_trips(table_id=match.table_id) if match.table_id else (0, {})
+    lag_cap, round_trips = selectors.seat_round_trips(table_id=table_id) if table_id else (0, {})
     own = compensation_ms(rtt_ms, lag_cap)
     # A race waits comp[s] - own after this claim; the result must reach the screens within
     # lag_cap_ms, settlement and delivery included, so the wait keeps RACE_SETTLE_MARGIN_MS of
     # the cap for them. Only a seat near the cap is cut, and only at the very edge of its window.
     wait_limit = own + max(0, lag_cap - settings.RACE_SETTLE_MARGIN_MS)
-    comps = [min(compensation_ms(round_trips.get(s), lag_cap), wait_limit) for s in range(match.seats)]
+    comps = [min(compensation_ms(round_trips.get(s), lag_cap), wait_limit) for s in range(seats)]
     if 0 <= seat < len(comps):
         comps[seat] = own
     reached = now if received_ms is None else max(0, min(now, received_ms))

@@ -144,3 +144,37 @@ def test_a_state_changed_at_the_same_seq_is_caught_by_the_guard() -> None:
     for e in result.events:
         expected = rules.fold(expected, e)
     assert Match.objects.get(pk=match.pk).state == expected, "decided on the row's state, not the cached one"
+
+
+def test_a_race_claim_goes_in_one_message_timed_as_on_the_locked_path() -> None:
+    from games.smackit.rules import DECK
+
+    _, match, _ = started_table(players=3, game="smackit", options={"auto_flip_seconds": 60})
+    state = Match.objects.get(pk=match.pk).state
+    turn = state["turn"]
+    smack = next(c for c in range(len(DECK)) if DECK[c]["face"] == "smack")
+    owner = next(s for s, pile in enumerate(state["piles"]) if smack in pile)
+    i = state["piles"][owner].index(smack)  # the turn holder's top card swaps places with a Smack it! card
+    state["piles"][owner][i], state["piles"][turn][0] = state["piles"][turn][0], smack
+    Match.objects.filter(pk=match.pk).update(state=state)
+    dealt = MatchEvent.objects.get(match=match, kind="dealt")  # the log says the same deal, so it still folds to the row
+    piles = dealt.data["piles"]
+    piles[owner][i], piles[turn][0] = piles[turn][0], piles[owner][i]
+    dealt.save(update_fields=["data"])
+
+    services.action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")  # locked: now cached
+    claimer = (turn + 1) % 3
+    with CaptureQueriesContext(connection) as sent:
+        result = services.action_submit(
+            match_id=match.pk, seat=claimer, action={"kind": "smack"}, action_id="s1", rtt_ms=40, received_at=None
+        )
+    sql = [q["sql"] for q in sent.captured_queries]
+    assert not any("FOR UPDATE OF m" in q for q in sql), "a race claim no longer takes the locked path"
+    assert sum(q.startswith("BEGIN; WITH locked AS") for q in sql) == 1, sql
+    assert len(sql) == 2, "the seats' round trips (race_timing's one read), then the one message"
+    claimed = next(e for e in result.events if e["kind"] == "race_claimed")
+    claim = claimed["data"]["claim"]
+    assert claim["seat"] == claimer and claim["judged_ms"] == claim["arrival_ms"] - 40, "judged at arrival minus its round trip"
+    assert claimed["data"]["comp_ms"][claimer] == 40 and sum(claimed["data"]["comp_ms"]) == 40
+    assert Match.objects.get(pk=match.pk).state == result.state
+    assert_log_folds_to_state(match.pk)
