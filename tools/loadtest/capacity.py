@@ -13,6 +13,9 @@
 - `memory [--steps 500,1000,2000]`: resident memory of one daphne with 0 and
   then that many idle sockets open (spectators of a few tables, answering
   pings), and KB per socket.
+- `queries [--calls N]`: what one table message and one stored round trip cost
+  a web process's database thread, through the ORM and by hand, in turns (a
+  4-seat table with its players' live sockets, on the cluster's PostgreSQL).
 - `rates [--matches M]`: the action rate of a realistic table per game, from
   bot-vs-bot matches simulated as the platform times them (pure rules, no
   server): actions and events per second of match time.
@@ -36,7 +39,7 @@ import psutil
 
 from tools.loadtest.bench import GAME_OPTIONS, Figures, Table, drive, seat_tables, start_tables
 from tools.loadtest.client import BotPlayer, TableSocket, connect_all, percentile
-from tools.loadtest.cluster import Cluster, cluster, make_tokens
+from tools.loadtest.cluster import Cluster, cluster, make_tokens, run_script
 from tools.loadtest.procstats import ProcWatch, load_average
 
 P99_BOUND_MS = 50.0
@@ -228,6 +231,52 @@ def run_memory(args: argparse.Namespace) -> None:
     print("\n".join(lines))
 
 
+# --- queries -----------------------------------------------------------------------
+
+QUERIES_SCRIPT = """
+import time, uuid
+from django.utils import timezone
+from accounts.models import User
+from games import selectors, services
+from games.models import Table, TableConnection, WebProcess
+
+users = [User.objects.create_user(f"q{i}-{uuid.uuid4().hex[:6]}", password="!") for i in range(4)]
+table = services.table_create(host=users[0], game="zack", seats=4, options={})
+for u in users[1:]:
+    services.table_join(table_id=table.pk, user=u)
+services.table_start(table_id=table.pk, by=users[0])
+process = WebProcess.objects.create(id=uuid.uuid4(), seen_at=timezone.now())
+channels = [f"q-{uuid.uuid4().hex}" for _ in users]
+for u, c in zip(users, channels):
+    TableConnection.objects.create(table=table, user=u, channel_name=c, process_id=process.pk, opened_at=timezone.now(), rtt_ms=30)
+
+def orm_payload():
+    return selectors.table_payload(Table.objects.select_related("host").filter(pk=table.pk).first())
+
+def orm_rtt():
+    TableConnection.objects.filter(channel_name=channels[0]).update(rtt_ms=31)
+
+assert orm_payload() == selectors.table_payload_or_none(table.pk)
+cases = [
+    ("table message payload, ORM (3 queries)", orm_payload),
+    ("table message payload, one query (selectors.table_payload_or_none)", lambda: selectors.table_payload_or_none(table.pk)),
+    ("round trip stored, ORM update", orm_rtt),
+    ("round trip stored, by hand (services.presence_rtt_set)", lambda: services.presence_rtt_set(channel_name=channels[0], rtt_ms=32)),
+]
+for turn in range(2):
+    for name, fn in cases:
+        start = time.perf_counter()
+        for _ in range(CALLS):
+            fn()
+        print(f"{name:72} {(time.perf_counter() - start) / CALLS * 1000:6.3f} ms per call (turn {turn + 1})", flush=True)
+"""
+
+
+def run_queries(args: argparse.Namespace) -> None:
+    with cluster(web=1, worker=False) as (s, _redis, _proxy):
+        print(run_script(s, f"CALLS = {args.calls}\n" + QUERIES_SCRIPT), end="")
+
+
 # --- rates -------------------------------------------------------------------------
 
 
@@ -266,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("memory", help="daphne resident memory per idle socket")
     m.add_argument("--steps", default="500,1000,2000")
     m.add_argument("--tables", type=int, default=20)
+    q = sub.add_parser("queries", help="a table message's and a stored round trip's database cost, ORM against by hand")
+    q.add_argument("--calls", type=int, default=500)
     a = sub.add_parser("rates", help="actions/s per table of bot-vs-bot matches, per game")
     a.add_argument("--matches", type=int, default=20)
     args = parser.parse_args(argv)
@@ -273,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "ramp":
         args.rates = [float(x) for x in args.rates.split(",")]
         run_ramp(args)
+    elif args.what == "queries":
+        run_queries(args)
     elif args.what == "memory":
         args.steps = [int(x) for x in args.steps.split(",")]
         run_memory(args)
