@@ -323,5 +323,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-presence": {"task": "games.sweep_presence", "schedule": 5.0},
     # Bot tables silent for 10 s plan again: a plan lost with a worker or the broker costs seconds.
     "sweep-stalled-bots": {"task": "games.sweep_bots", "schedule": 5.0},
+    # Fired timer rows and those of finished matches: nothing reads them (games.services.timers_prune).
+    "prune-fired-timers": {"task": "games.prune_timers", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

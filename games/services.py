@@ -606,6 +606,31 @@ def timer_fire(*, match_id: int, timer_id: str, hold_timers: bool = False) -> Su
     )
 
 
+TIMER_PRUNE_BATCH = 10_000
+
+
+def timers_prune(*, batch: int = TIMER_PRUNE_BATCH, max_batches: int = 20) -> int:
+    """Delete the timer rows nothing needs any more: fired ones, and every one of a match that is over.
+
+    A row exists so that a timer is durable before anything holds it (the sweeper fires an
+    unfired, overdue row of a live match). Once fired, or once its match is over, nothing
+    reads it: firing again is idempotent without it (the action id `timer:<id>`, and the
+    rules answer a stale timer with nothing). Kept, they grew by one row per Smack It! flip
+    (README "Capacity"). Unfired rows of live matches are never touched. In batches, so one
+    run never holds a long lock; returns how many rows went.
+    """
+    gone = 0
+    for _ in range(max_batches):
+        done = PendingTimer.objects.filter(fired=True) | PendingTimer.objects.exclude(match__status=Match.Status.LIVE)
+        ids = list(done.values_list("pk", flat=True)[:batch])
+        if not ids:
+            break
+        gone += PendingTimer.objects.filter(pk__in=ids).delete()[0]
+        if len(ids) < batch:
+            break
+    return gone
+
+
 def _decide(
     rules: Any, match: Match, seat: int | None, action: dict[str, Any], now: int, *, rtt_ms: int | None,
     received_at: datetime.datetime | None,

@@ -119,6 +119,12 @@ def sweep_timers() -> int:
     return len(overdue)
 
 
+@shared_task(name="games.prune_timers")
+def prune_timers() -> int:
+    """Delete fired timer rows and those of finished matches (run by beat every minute)."""
+    return services.timers_prune()
+
+
 BOT_STALL_MS = 10_000
 """Silence after which a table's bots plan again: longer than any bot thinks, short enough that a lost plan costs seconds."""
 

@@ -209,3 +209,29 @@ def test_the_timer_sweeper_fires_only_what_is_past_due_and_grace(clock: Clock) -
     assert PendingTimer.objects.get(match=match, timer_id="turn-1").fired
     assert not PendingTimer.objects.get(match=finished).fired
     assert tasks.sweep_timers() == 0, "nothing twice"
+
+
+def test_the_timer_prune_drops_fired_rows_and_finished_matches_and_keeps_what_may_fire(clock: Clock) -> None:
+    """`games.prune_timers`: a fired row and every row of a match that is over go; an unfired row of a live match stays."""
+    from games.models import PendingTimer
+
+    _, match, _ = started_table(players=2, options={"turn_seconds": 5})
+    _, finished, _ = started_table(players=2, options={"turn_seconds": 5})
+    Match.objects.filter(pk=finished.pk).update(status=Match.Status.FINISHED)
+    MANUAL.clear()
+    first = PendingTimer.objects.get(match=match)
+    clock.advance(first.due_ms / 1000 + tasks.SWEEP_GRACE_MS / 1000 + 0.2)
+    assert tasks.sweep_timers() == 1  # fires turn-1, which arms the next turn's timer (unfired)
+    rows = dict(PendingTimer.objects.filter(match=match).values_list("timer_id", "fired"))
+    assert rows[first.timer_id] is True and False in rows.values(), rows
+    seq = Match.objects.get(pk=match.pk).seq
+
+    assert tasks.prune_timers() == 2, "the fired row and the finished match's"
+    left = list(PendingTimer.objects.values_list("match_id", "timer_id", "fired"))
+    assert left and all(m == match.pk and not fired for m, _, fired in left), left
+    assert tasks.prune_timers() == 0
+
+    # A late duplicate of the pruned timer (a Celery retry, the holder's own) applies nothing.
+    assert services.timer_fire(match_id=match.pk, timer_id=first.timer_id) is None
+    assert Match.objects.get(pk=match.pk).seq == seq
+    assert tasks.sweep_timers() == 0, "the live match's unfired row is not overdue yet"
