@@ -492,16 +492,11 @@ def _submit_cached(
     state = orjson.loads(entry.state_json)
     elapsed = int((timezone.now() - entry.started_at).total_seconds() * 1000)
     now = max(elapsed, entry.last_t_ms)
-    rng = random.Random(secrets.randbits(64))
     try:
-        if action["kind"] in rules.races:
-            received = None if received_at is None else int((received_at - entry.started_at).total_seconds() * 1000)
-            timing = race_timing(
-                table_id=entry.table_id, seats=entry.seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received
-            )
-            new_events = rules.decide(state, seat, action, now, rng, timing=timing)
-        else:
-            new_events = rules.decide(state, seat, action, now, rng)
+        new_events = _rules_decide(
+            rules, state, seat, action, now, table_id=entry.table_id, seats=entry.seats, started_at=entry.started_at,
+            rtt_ms=rtt_ms, received_at=received_at,
+        )
     except RuleError:
         return None  # refused on the cache: the row decides (the match may have moved on)
     stored, state = _stored(rules, state, new_events, entry.seq, now)
@@ -635,18 +630,27 @@ def _decide(
     rules: Any, match: Match, seat: int | None, action: dict[str, Any], now: int, *, rtt_ms: int | None,
     received_at: datetime.datetime | None,
 ) -> list[dict[str, Any]]:
-    """The rules' events for the action (a race claim timed by `race_timing`); a RuleError becomes a refusal."""
-    rng = random.Random(secrets.randbits(64))
+    """The rules' events for the action on the locked row; a RuleError becomes a refusal."""
     try:
-        if seat is not None and action["kind"] in getattr(rules, "races", ()):
-            received = None if received_at is None else int((received_at - match.started_at).total_seconds() * 1000)
-            timing = race_timing(
-                table_id=match.table_id, seats=match.seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received
-            )
-            return rules.decide(match.state, seat, action, now, rng, timing=timing)
-        return rules.decide(match.state, seat, action, now, rng)
+        return _rules_decide(
+            rules, match.state, seat, action, now, table_id=match.table_id, seats=match.seats, started_at=match.started_at,
+            rtt_ms=rtt_ms, received_at=received_at,
+        )
     except RuleError as e:
         raise errors.PlatformError("rule", e.message, 400, rule_code=e.code) from None
+
+
+def _rules_decide(
+    rules: Any, state: Any, seat: int | None, action: dict[str, Any], now: int, *, table_id: int | None, seats: int,
+    started_at: datetime.datetime, rtt_ms: int | None, received_at: datetime.datetime | None,
+) -> list[dict[str, Any]]:
+    """The rules' events, a race claim timed by `race_timing` (both paths: the locked row's state or the cache's)."""
+    rng = random.Random(secrets.randbits(64))
+    if seat is not None and action["kind"] in getattr(rules, "races", ()):
+        received = None if received_at is None else int((received_at - started_at).total_seconds() * 1000)
+        timing = race_timing(table_id=table_id, seats=seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received)
+        return rules.decide(state, seat, action, now, rng, timing=timing)
+    return rules.decide(state, seat, action, now, rng)
 
 
 def bots_plan(*, match_id: int, seq: int) -> int:
