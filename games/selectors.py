@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from typing import Any
 
@@ -182,6 +183,15 @@ SELECT t.id, t.game, t.seats, t.options, t.ranked, t.status, h.username, t.curre
 """
 
 
+@functools.cache
+def _table_payload_sql() -> str:
+    """_TABLE_PAYLOAD with the models' table names, formatted once per process (it is on every table message)."""
+    return _TABLE_PAYLOAD.format(
+        conn=TableConnection._meta.db_table, proc=WebProcess._meta.db_table, table=Table._meta.db_table,
+        user=User._meta.db_table, seat=Seat._meta.db_table,
+    )
+
+
 def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
     """The table payload by id in one hand-written query (None: no such table).
 
@@ -189,10 +199,7 @@ def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
     here, in a database thread of the web process: through the ORM it was three or four
     queries and most of the time of a busy daphne's table messages (README "Performance").
     """
-    sql = _TABLE_PAYLOAD.format(
-        conn=TableConnection._meta.db_table, proc=WebProcess._meta.db_table, table=Table._meta.db_table,
-        user=User._meta.db_table, seat=Seat._meta.db_table,
-    )
+    sql = _table_payload_sql()
     cutoff = connection.ops.adapt_datetimefield_value(lease_cutoff())
     with connection.cursor() as cursor:
         cursor.execute(sql, [cutoff, cutoff, table_id])
