@@ -243,22 +243,33 @@ _GUARD = """WITH locked AS (
 SELECT 1 / count(*), coalesce(bool_or(bots_play), false) FROM m"""
 
 
+def _fast_message(
+    *, match_id: int, cached_seq: int, cached_state: str, state: str, seq: int, last_t_ms: int, seat: int, writes: Writes,
+) -> tuple[str, list[Any]]:
+    """The fast path's one message: BEGIN, the guarded update of the match row, `writes`, COMMIT."""
+    statements = [("BEGIN", []), (_GUARD, [match_id, cached_seq, cached_state, state, seq, last_t_ms, seat]),
+                  *writes.statements, ("COMMIT", [])]
+    return "; ".join(sql for sql, _ in statements), [p for _, ps in statements for p in ps]
+
+
 def fast_commit(
     *, tx: ActionTransaction, match_id: int, cached_seq: int, cached_state: str, state: str, seq: int, last_t_ms: int,
     seat: int, writes: Writes,
 ) -> bool:
-    """BEGIN, the guarded update of the match row, `writes` and COMMIT in one message; returns `bots_play`.
+    """The fast path's message through Django's connection (a database thread); returns `bots_play`.
 
     Raises ConflictError (rolled back by `tx`) when the guard or a unique key (a used action id)
     refused: the caller decides again on the locked path. Any other failure propagates.
     """
     assert tx.by_hand and connection.vendor == "postgresql"
-    statements = [("BEGIN", []), (_GUARD, [match_id, cached_seq, cached_state, state, seq, last_t_ms, seat]),
-                  *writes.statements, ("COMMIT", [])]
+    sql, params = _fast_message(
+        match_id=match_id, cached_seq=cached_seq, cached_state=cached_state, state=state, seq=seq, last_t_ms=last_t_ms,
+        seat=seat, writes=writes,
+    )
     tx.open = True  # from here on a failure ends in ROLLBACK
     try:
         with connection.cursor() as cursor:
-            cursor.execute("; ".join(sql for sql, _ in statements), [p for _, ps in statements for p in ps])
+            cursor.execute(sql, params)
             cursor.nextset()
             row = cursor.fetchone()
     except DatabaseError as e:
@@ -267,6 +278,31 @@ def fast_commit(
         raise
     tx.open = False
     writes.statements.clear()
+    return bool(row[1])
+
+
+async def fast_commit_async(
+    *, conn: psycopg.AsyncConnection, match_id: int, cached_seq: int, cached_state: str, state: str, seq: int,
+    last_t_ms: int, seat: int, writes: Writes,
+) -> bool:
+    """The same message from the event loop (config/async_db.py), committed when it returns; returns `bots_play`.
+
+    Raises ConflictError when the guard or a unique key refused (nothing was written; the
+    connection goes back to its pool rolled back). Any other failure propagates.
+    """
+    sql, params = _fast_message(
+        match_id=match_id, cached_seq=cached_seq, cached_state=cached_state, state=state, seq=seq, last_t_ms=last_t_ms,
+        seat=seat, writes=writes,
+    )
+    try:
+        async with conn.cursor() as cursor:
+            await cursor.execute(sql, params)
+            cursor.nextset()
+            row = await cursor.fetchone()
+    except (psycopg.errors.DivisionByZero, psycopg.errors.UniqueViolation):
+        raise ConflictError from None
+    writes.statements.clear()
+    assert row is not None
     return bool(row[1])
 
 

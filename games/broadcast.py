@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import os
@@ -70,16 +71,26 @@ def _report(group: str) -> Any:
 
 
 def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop of the ASGI server when called from one of its sync threads, else None."""
+    """The running event loop of the ASGI server, called on it (the event loop's fast path) or from one
+    of its sync threads; else None (a worker, a command, a synchronous test)."""
+    with contextlib.suppress(RuntimeError):
+        return asyncio.get_running_loop()
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
 
 
-def match_events(table_id: int, match_id: int, events: list[dict[str, Any]], state: Any) -> None:
-    """New events of a match (raw; each consumer redacts them for its own socket)."""
+def match_events(table_id: int, match_id: int, events: list[dict[str, Any]], state: Any, *, committed: bool = False) -> None:
+    """New events of a match (raw; each consumer redacts them for its own socket).
+
+    `committed`: the events are committed already, outside Django's transactions (the event
+    loop's fast path, config/async_db.py): sent now instead of on Django's commit.
+    """
     message = {"type": "match.events", "match": match_id, "events": events, "state": state}
+    if committed:
+        _send(table_group(table_id), message)
+        return
     transaction.on_commit(lambda: _send(table_group(table_id), message))
 
 

@@ -21,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from config import wire
+from config import async_db, wire
 from games import error_texts, errors, heartbeat, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.deals import deal_played_elsewhere
@@ -428,10 +428,7 @@ class TableConsumer(PlatformConsumer):
             await self.error("not_seated", "you can only act for your own seat", action_id)
             return
         try:
-            result = await database_sync_to_async(services.action_submit)(
-                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
-                received_at=self.received_wall, checked=True, hold_timers=True,
-            )
+            result = await self._submit(action, action_id)
         except errors.PlatformError as e:
             extra = {"rule_code": e.rule_code} if e.rule_code else {}
             await self.error(e.code, e.message, action_id, **extra)
@@ -446,6 +443,22 @@ class TableConsumer(PlatformConsumer):
                 events, view = await self._catch_up()
                 await self._send_events(events, view)
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
+
+    async def _submit(self, action: dict[str, Any], action_id: str) -> services.SubmitResult:
+        """The fast path on this event loop when it can decide (config/async_db.py), else a database thread."""
+        assert self.match_id is not None and self.seat is not None
+        on_loop = async_db.enabled()
+        if on_loop:
+            result = await services.action_submit_cached(
+                match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
+                received_at=self.received_wall,
+            )
+            if result is not None:
+                return result
+        return await database_sync_to_async(services.action_submit)(
+            match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
+            received_at=self.received_wall, checked=True, hold_timers=True, cache=not on_loop,
+        )
 
     async def _resync(self, message: dict[str, Any]) -> None:
         since = message.get("since")

@@ -113,6 +113,18 @@ def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int]]:
     with connection.cursor() as cursor:  # by hand: the ORM built the same query in ~1 ms, once per race claim
         cursor.execute(_SEAT_ROUND_TRIPS, [connection.ops.adapt_datetimefield_value(lease_cutoff()), table_id])
         rows = cursor.fetchall()
+    return _seat_round_trips(rows)
+
+
+async def seat_round_trips_async(*, conn: Any, table_id: int) -> tuple[int, dict[int, int]]:
+    """`seat_round_trips` on the event loop's connection (config/async_db.py; the async fast path's race claims)."""
+    async with conn.cursor() as cursor:
+        await cursor.execute(_SEAT_ROUND_TRIPS, [lease_cutoff(), table_id])
+        rows = await cursor.fetchall()
+    return _seat_round_trips(rows)
+
+
+def _seat_round_trips(rows: list[tuple[Any, ...]]) -> tuple[int, dict[int, int]]:
     cap, out = 0, {}
     for lag_cap, seat, bot, zombie, rtt in rows:
         cap = lag_cap

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
-from config import wire
+from config import async_db, wire
 from games import action_sql, broadcast, errors, local_timers, match_cache, selectors
 from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
@@ -391,6 +391,7 @@ def action_submit(
     received_at: datetime.datetime | None = None,
     checked: bool = False,
     hold_timers: bool = False,
+    cache: bool = True,
 ) -> SubmitResult:
     """Check, apply in one transaction, notify once on commit; raises PlatformError when nothing was applied.
 
@@ -410,12 +411,14 @@ def action_submit(
     is `action_notify`'s, once, after the commit. `hold_timers`: the timers the
     action arms are held by this web process (games.local_timers: a table
     socket's actions and the timers they chain), else scheduled on Celery.
+    `cache` False: the caller already tried the fast path (`action_submit_cached`, on the
+    event loop) and this is the locked path's turn.
     """
     if not checked:
         action_check(action=action, action_id=action_id)
     if seat is None and action["kind"] != "timer":
         raise errors.PlatformError("not_seated", "only seated players act")
-    if seat is not None and action_id is not None and not by_bot and match_cache.enabled():
+    if cache and seat is not None and action_id is not None and not by_bot and match_cache.enabled():
         fast = _submit_cached(
             match_id=match_id, seat=seat, action=action, action_id=action_id, hold_timers=hold_timers,
             rtt_ms=rtt_ms, received_at=received_at,
@@ -470,58 +473,137 @@ def action_submit(
     return SubmitResult(seq=match.seq, events=stored, state=state if stored else None)
 
 
-def _submit_cached(
-    *, match_id: int, seat: int, action: dict[str, Any], action_id: str, hold_timers: bool, rtt_ms: int | None,
-    received_at: datetime.datetime | None,
-) -> SubmitResult | None:
-    """The action decided on this process's last commit of the match and sent in one message (games/match_cache.py).
+@dataclass(frozen=True)
+class _FastPlan:
+    """An action decided on the cached state (games/match_cache.py), ready to be sent as the one message."""
 
-    None when the locked path must decide: nothing cached, a refusal, no events, the end
-    of the match or a snapshot due, or the guard found the match changed. A race claim is
-    timed as on the locked path (`race_timing`: its one read of the seats' round trips,
-    made here just before the message instead of just after the lock; no lock guards
-    those rows on either path).
+    entry: match_cache.Cached
+    seq: int
+    now: int
+    stored: list[dict[str, Any]]
+    state: Any
+    new_events: list[dict[str, Any]]
+    writes: action_sql.Writes
+    written: str  # the new state's JSON, as the guard's next comparison will want it
+
+
+def _fast_plan(
+    entry: match_cache.Cached, *, seat: int, action: dict[str, Any], action_id: str, rtt_ms: int | None,
+    received_at: datetime.datetime | None, round_trips: tuple[int, dict[int, int]] | None = None,
+) -> _FastPlan | None:
+    """The action decided on `entry`, or None when the locked path must decide.
+
+    None for a refusal (the row decides: the match may have moved on), no events, the end of
+    the match or a snapshot due. A race claim is timed as on the locked path (`race_timing`,
+    with the seats' round trips the caller read, or read here).
     """
-    entry = match_cache.get(match_id)
-    if entry is None:
-        return None
     rules = get_rules(entry.game)
-    tx = action_sql.ActionTransaction()
-    if not tx.by_hand:
-        return None
     state = orjson.loads(entry.state_json)
     elapsed = int((timezone.now() - entry.started_at).total_seconds() * 1000)
     now = max(elapsed, entry.last_t_ms)
     try:
         new_events = _rules_decide(
             rules, state, seat, action, now, table_id=entry.table_id, seats=entry.seats, started_at=entry.started_at,
-            rtt_ms=rtt_ms, received_at=received_at,
+            rtt_ms=rtt_ms, received_at=received_at, round_trips=round_trips,
         )
     except RuleError:
-        return None  # refused on the cache: the row decides (the match may have moved on)
+        return None
     stored, state = _stored(rules, state, new_events, entry.seq, now)
     if not stored or _crosses_snapshot(entry.seq, stored) or rules.outcome(state) is not None:
         return None
     seq = entry.seq + len(stored)
-    writes = _writes(match_id, seat, action, action_id, stored, new_events)
-    writes.action_record(match_id, seat, action_id, seq)
-    written = wire.dumps(state)
+    writes = _writes(entry.match_id, seat, action, action_id, stored, new_events)
+    writes.action_record(entry.match_id, seat, action_id, seq)
+    return _FastPlan(entry, seq, now, stored, state, new_events, writes, wire.dumps(state))
+
+
+def _fast_committed(plan: _FastPlan, bots_play: bool) -> tuple[match_cache.Cached, bool]:
+    """Remember the commit; the entry and whether bots are to plan."""
+    entry = dataclasses.replace(plan.entry, seq=plan.seq, state_json=plan.written, last_t_ms=plan.now, bots_play=bots_play)
+    match_cache.put(entry)
+    return entry, entry.table_id is None or bots_play
+
+
+def _submit_cached(
+    *, match_id: int, seat: int, action: dict[str, Any], action_id: str, hold_timers: bool, rtt_ms: int | None,
+    received_at: datetime.datetime | None,
+) -> SubmitResult | None:
+    """The action decided on this process's last commit of the match and sent in one message (games/match_cache.py).
+
+    None when the locked path must decide (`_fast_plan`), or the guard found the match changed.
+    A race claim's one read of the seats' round trips is made just before the message instead
+    of just after the lock (no lock guards those rows on either path).
+    """
+    entry = match_cache.get(match_id)
+    if entry is None:
+        return None
+    tx = action_sql.ActionTransaction()
+    if not tx.by_hand:
+        return None
+    plan = _fast_plan(entry, seat=seat, action=action, action_id=action_id, rtt_ms=rtt_ms, received_at=received_at)
+    if plan is None:
+        return None
     try:
         with tx:
             bots_play = action_sql.fast_commit(
-                tx=tx, match_id=match_id, cached_seq=entry.seq, cached_state=entry.state_json, state=written, seq=seq,
-                last_t_ms=now, seat=seat, writes=writes,
+                tx=tx, match_id=match_id, cached_seq=entry.seq, cached_state=entry.state_json, state=plan.written,
+                seq=plan.seq, last_t_ms=plan.now, seat=seat, writes=plan.writes,
             )
-            match_cache.put(dataclasses.replace(entry, seq=seq, state_json=written, last_t_ms=now, bots_play=bots_play))
-            bots = entry.table_id is None or bots_play
+            _, bots = _fast_committed(plan, bots_play)
             _notify_on_commit(
-                tx, match_id, entry.table_id, entry.started_at, stored, state, new_events,
-                finished=False, now=now, bots=bots, hold_timers=hold_timers,
+                tx, match_id, entry.table_id, entry.started_at, plan.stored, plan.state, plan.new_events,
+                finished=False, now=plan.now, bots=bots, hold_timers=hold_timers,
             )
     except action_sql.ConflictError:
         match_cache.contended(match_id)
         return None
-    return SubmitResult(seq=seq, events=stored, state=state)
+    return SubmitResult(seq=plan.seq, events=plan.stored, state=plan.state)
+
+
+async def action_submit_cached(
+    *, match_id: int, seat: int, action: dict[str, Any], action_id: str, rtt_ms: int | None,
+    received_at: datetime.datetime | None,
+) -> SubmitResult | None:
+    """The fast path from the event loop itself (config/async_db.py): no thread, no Django cursor.
+
+    For a table socket's checked action (the consumer made `action_check`); its timers are
+    held by this process. The same plan, message, guard and cache as `_submit_cached`, so
+    the same guarantees; None when the locked path must decide, which the caller then takes
+    in a database thread (`action_submit(..., cache=False)`). Acknowledged only after the
+    COMMIT returned; `action_notify` runs once, after it, and its failure does not undo it.
+    """
+    entry = match_cache.get(match_id)
+    if entry is None:
+        return None
+    rules = get_rules(entry.game)
+    async with async_db.connection() as conn:
+        round_trips = None
+        if action["kind"] in getattr(rules, "races", ()):
+            round_trips = await selectors.seat_round_trips_async(conn=conn, table_id=entry.table_id) if entry.table_id else (0, {})
+        plan = _fast_plan(
+            entry, seat=seat, action=action, action_id=action_id, rtt_ms=rtt_ms, received_at=received_at,
+            round_trips=round_trips,
+        )
+        if plan is None:
+            return None
+        try:
+            bots_play = await action_sql.fast_commit_async(
+                conn=conn, match_id=match_id, cached_seq=entry.seq, cached_state=entry.state_json, state=plan.written,
+                seq=plan.seq, last_t_ms=plan.now, seat=seat, writes=plan.writes,
+            )
+        except action_sql.ConflictError:
+            match_cache.contended(match_id)
+            return None
+    _, bots = _fast_committed(plan, bots_play)
+    try:
+        action_notify(
+            match_id=match_id, table_id=entry.table_id, events=plan.stored, state=plan.state,
+            timers=[e for e in plan.new_events if e["kind"] == "timer"], finished=False, now=plan.now, bots=bots,
+            held_from=entry.started_at, committed=True,
+        )
+    except Exception:  # noqa: BLE001 - the action is committed (as Django's robust on_commit)
+        log.exception("after the commit of an action")
+    return SubmitResult(seq=plan.seq, events=plan.stored, state=plan.state)
 
 
 def _stored(rules: Any, state: Any, new_events: list[dict[str, Any]], seq: int, now: int) -> tuple[list[dict[str, Any]], Any]:
@@ -643,12 +725,15 @@ def _decide(
 def _rules_decide(
     rules: Any, state: Any, seat: int | None, action: dict[str, Any], now: int, *, table_id: int | None, seats: int,
     started_at: datetime.datetime, rtt_ms: int | None, received_at: datetime.datetime | None,
+    round_trips: tuple[int, dict[int, int]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The rules' events, a race claim timed by `race_timing` (both paths: the locked row's state or the cache's)."""
+    """The rules' events, a race claim timed by `race_timing` (every path: the locked row's state or the cache's)."""
     rng = random.Random(secrets.randbits(64))
     if seat is not None and action["kind"] in getattr(rules, "races", ()):
         received = None if received_at is None else int((received_at - started_at).total_seconds() * 1000)
-        timing = race_timing(table_id=table_id, seats=seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received)
+        timing = race_timing(
+            table_id=table_id, seats=seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received, round_trips=round_trips
+        )
         return rules.decide(state, seat, action, now, rng, timing=timing)
     return rules.decide(state, seat, action, now, rng)
 
@@ -684,7 +769,8 @@ def bots_plan(*, match_id: int, seq: int) -> int:
 
 
 def race_timing(
-    *, table_id: int | None, seats: int, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None
+    *, table_id: int | None, seats: int, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None,
+    round_trips: tuple[int, dict[int, int]] | None = None,
 ) -> Timing:
     """How a race claim of `seat` arriving at match time `now` is timed (PROTOCOL.md "Fair races").
 
@@ -699,13 +785,15 @@ def race_timing(
     waited for its socket's previous message and the match lock): the judged
     time counts from there, so the server's own queueing is nobody's loss.
     """
-    lag_cap, round_trips = selectors.seat_round_trips(table_id=table_id) if table_id else (0, {})
+    if round_trips is None:  # `round_trips`: that query's answer, read by the caller (the event loop's fast path)
+        round_trips = selectors.seat_round_trips(table_id=table_id) if table_id else (0, {})
+    lag_cap, seat_rtts = round_trips
     own = compensation_ms(rtt_ms, lag_cap)
     # A race waits comp[s] - own after this claim; the result must reach the screens within
     # lag_cap_ms, settlement and delivery included, so the wait keeps RACE_SETTLE_MARGIN_MS of
     # the cap for them. Only a seat near the cap is cut, and only at the very edge of its window.
     wait_limit = own + max(0, lag_cap - settings.RACE_SETTLE_MARGIN_MS)
-    comps = [min(compensation_ms(round_trips.get(s), lag_cap), wait_limit) for s in range(seats)]
+    comps = [min(compensation_ms(seat_rtts.get(s), lag_cap), wait_limit) for s in range(seats)]
     if 0 <= seat < len(comps):
         comps[seat] = own
     reached = now if received_ms is None else max(0, min(now, received_ms))
@@ -736,6 +824,7 @@ def action_notify(
     now: int,
     bots: bool = True,
     held_from: datetime.datetime | None = None,
+    committed: bool = False,
 ) -> None:
     """Tell the table, then schedule what follows: once per committed action, only after its commit.
 
@@ -743,10 +832,12 @@ def action_notify(
     (games.broadcast) and the broker publishes to the publisher thread (games.scheduling).
     `held_from` (the match's start, for a table socket's action): its timers are held by this
     web process's event loop (games.local_timers), due at `held_from + due_ms`, when it can.
+    `committed`: called after a commit Django's transaction knows nothing of (the event loop's
+    fast path), so the table hears of it now rather than on Django's commit.
     """
     seq = events[-1]["seq"]
     if table_id is not None:
-        broadcast.match_events(table_id, match_id, events, state)
+        broadcast.match_events(table_id, match_id, events, state, committed=committed)
     hold = held_from is not None and local_timers.can_hold()
     for t in timers:
         timer_id, due_ms = str(t["data"]["id"]), int(t["data"]["due_ms"])

@@ -35,6 +35,11 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     one loop and its threads for its life. Nothing runs between tests, so a connection still checked
     out here is one of those: a fresh pool keeps one test's leak from failing the next.
     """
+    from config import async_db
+
+    # The event loop's fast-path connections (config/async_db.py), before the test's own teardown: left open
+    # until after it, that teardown took 5 s and the test database could not be dropped at the end.
+    async_db.close_all()
     result = yield
     from django.db import connections
 
@@ -123,3 +128,4 @@ def run_jobs(clock: Clock | None = None, until_s: float | None = None, max_jobs:
         task(*job.args)
         ran += 1
     return ran
+

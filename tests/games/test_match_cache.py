@@ -146,10 +146,10 @@ def test_a_state_changed_at_the_same_seq_is_caught_by_the_guard() -> None:
     assert Match.objects.get(pk=match.pk).state == expected, "decided on the row's state, not the cached one"
 
 
-def test_a_race_claim_goes_in_one_message_timed_as_on_the_locked_path() -> None:
+def smack_next(match: Match) -> int:
+    """Arrange the deal so the turn holder's next flip shows a Smack it! card (the log says the same); the turn."""
     from games.smackit.rules import DECK
 
-    _, match, _ = started_table(players=3, game="smackit", options={"auto_flip_seconds": 60})
     state = Match.objects.get(pk=match.pk).state
     turn = state["turn"]
     smack = next(c for c in range(len(DECK)) if DECK[c]["face"] == "smack")
@@ -161,7 +161,12 @@ def test_a_race_claim_goes_in_one_message_timed_as_on_the_locked_path() -> None:
     piles = dealt.data["piles"]
     piles[owner][i], piles[turn][0] = piles[turn][0], piles[owner][i]
     dealt.save(update_fields=["data"])
+    return turn
 
+
+def test_a_race_claim_goes_in_one_message_timed_as_on_the_locked_path() -> None:
+    _, match, _ = started_table(players=3, game="smackit", options={"auto_flip_seconds": 60})
+    turn = smack_next(match)
     services.action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")  # locked: now cached
     claimer = (turn + 1) % 3
     with CaptureQueriesContext(connection) as sent:
