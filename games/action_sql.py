@@ -37,7 +37,10 @@ writes and `COMMIT`. A guard that finds the match changed raises on purpose,
 PostgreSQL skips the rest of the message, and `services.action_submit` decides
 the action again on the locked path above. Same guarantees: the lock is held
 from the guard to the commit, the commit is durable before the call returns,
-and nothing of a refused or failed attempt stays.
+and nothing of a refused or failed attempt stays. A table socket sends that
+message from its event loop (`fast_commit_async`, on config/async_db.py's
+connections, the same text and client-side binding); the other callers, and
+the socket with `ACTION_ASYNC=0`, through Django's connection (`fast_commit`).
 """
 
 from __future__ import annotations

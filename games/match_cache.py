@@ -31,7 +31,10 @@ Guarantees (the same as the locked path's):
 
 A match whose fast attempt failed (another process commits there too: a
 worker's bots) skips the fast path for CONTENDED_S, so it pays the wasted round
-trip rarely. The embedded default (SQLite) has no fast path. `ACTION_CACHE=0`
+trip rarely. A table socket's action takes the fast path on its event loop
+(`services.action_submit_cached`, config/async_db.py: no thread hop); the
+other callers in a database thread (`_submit_cached`); both share the plan
+(`services._fast_plan`) and the message. The embedded default (SQLite) has no fast path. `ACTION_CACHE=0`
 turns it off (to measure the locked path).
 """
 

@@ -9,7 +9,8 @@ PostgreSQL an action of its own is two messages to the database, its
 transaction opened and committed by hand (games/action_sql.ActionTransaction:
 the same lock, durability and after-commit guarantees as `atomic`), or one
 when this process committed the match's last action (games/match_cache.py:
-decided on that state, the row's guard validates it).
+decided on that state, the row's guard validates it), sent from the table
+socket's event loop (`action_submit_cached`, config/async_db.py).
 """
 
 from __future__ import annotations
