@@ -29,6 +29,9 @@ function buildOptions() {
 function renderTables() {
   const open = document.querySelector("#open-tables tbody");
   const playing = document.querySelector("#playing-tables tbody");
+  // The lists can be gone while the socket lives (a script replaced the page's content, as the renderer
+  // tests do on the lobby page): a late table message then has nothing to draw, not an error.
+  if (!open || !playing) return;
   open.replaceChildren();
   playing.replaceChildren();
   const sorted = [...tables.values()].sort((a, b) => b.id - a.id);
