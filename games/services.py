@@ -518,11 +518,11 @@ def _fast_plan(
     return _FastPlan(entry, seq, now, stored, state, new_events, writes, wire.dumps(state))
 
 
-def _fast_committed(plan: _FastPlan, bots_play: bool) -> tuple[match_cache.Cached, bool]:
-    """Remember the commit; the entry and whether bots are to plan."""
+def _fast_committed(plan: _FastPlan, bots_play: bool) -> bool:
+    """Remember the commit; whether bots are to plan."""
     entry = dataclasses.replace(plan.entry, seq=plan.seq, state_json=plan.written, last_t_ms=plan.now, bots_play=bots_play)
     match_cache.put(entry)
-    return entry, entry.table_id is None or bots_play
+    return entry.table_id is None or bots_play
 
 
 def _submit_cached(
@@ -550,7 +550,7 @@ def _submit_cached(
                 tx=tx, match_id=match_id, cached_seq=entry.seq, cached_state=entry.state_json, state=plan.written,
                 seq=plan.seq, last_t_ms=plan.now, seat=seat, writes=plan.writes,
             )
-            _, bots = _fast_committed(plan, bots_play)
+            bots = _fast_committed(plan, bots_play)
             _notify_on_commit(
                 tx, match_id, entry.table_id, entry.started_at, plan.stored, plan.state, plan.new_events,
                 finished=False, now=plan.now, bots=bots, hold_timers=hold_timers,
@@ -595,7 +595,7 @@ async def action_submit_cached(
         except action_sql.ConflictError:
             match_cache.contended(match_id)
             return None
-    _, bots = _fast_committed(plan, bots_play)
+    bots = _fast_committed(plan, bots_play)
     try:
         action_notify(
             match_id=match_id, table_id=entry.table_id, events=plan.stored, state=plan.state,
