@@ -309,6 +309,28 @@ async def fast_commit_async(
     return bool(row[1])
 
 
+async def timers_fired_async(*, conn: psycopg.AsyncConnection, timers: list[tuple[int, str, int]]) -> set[tuple[int, str]]:
+    """Mark (match, timer) rows fired where the match row still holds the given seq; returns those marked.
+
+    One autocommitted statement from the event loop (games/local_timers.py) for a batch of
+    timers found stale on that seq's state: the match row not moved on means that state is
+    the latest committed one, so marking is what `services.timer_fire` would do. A match the
+    row moved on is left to the caller, which fires its timer the ordinary way.
+    """
+    if not timers:
+        return set()
+    rows = ", ".join(["(%s, %s, %s)"] * len(timers))
+    async with conn.cursor() as cursor:
+        await cursor.execute(
+            "UPDATE games_pendingtimer t SET fired = true FROM (VALUES " + rows + ") AS due(match_id, timer_id, seq), games_match m"
+            " WHERE t.match_id = due.match_id AND t.timer_id = due.timer_id AND NOT t.fired"
+            " AND m.id = due.match_id AND m.seq = due.seq AND m.status = 'live'"
+            " RETURNING t.match_id, t.timer_id",
+            [x for timer in timers for x in timer],
+        )
+        return {(match_id, timer_id) for match_id, timer_id in await cursor.fetchall()}
+
+
 def _json(value: Any) -> str:
     """JSON for a JSONField column (Django's own encoder writes the same document, with spaces)."""
     return wire.dumps(value)

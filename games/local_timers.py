@@ -23,33 +23,45 @@ Guarantees, the same as Celery's path gave:
   (the action id `timer:<id>`; a no-op only marks the row fired).
 - **The chain stays here.** The timers armed by a timer's own action (the next
   idle timer after an automatic flip) are held here too.
-
-Only a table socket's actions (and the timers they chain) are held here: a
-match started over REST, a bot's move and everything a Celery worker commits
-schedule their timers on Celery as before (`games.scheduling`). With the
-manual scheduler of the tests a held timer is also put on its queue, so a test
-running the queue on its virtual clock still sees every timer (the second to
-fire is the duplicate `timer:<id>` and applies nothing). The `LOCAL_TIMERS=0`
-setting sends every timer to the scheduler alone (to measure that path).
+- **A stale timer costs a share of one statement.** Nearly every held timer is
+  stale when due (a later flip re-armed the idle timer). When the state this
+  process last committed for the match (games/match_cache.py, at or after the
+  arming commit) shows it stale (`services.timer_stale_cached`), no database
+  thread fires it: its row is marked fired from the event loop, with the other
+  stale timers of the next DISMISS_GAP_S, in one statement that marks a row
+  only while its match still holds that seq (`action_sql.timers_fired_async`):
+  `timer_fire`'s own answer on the latest state. A timer whose match moved on
+  meanwhile (this process's next action, mostly) is checked again on the newer
+  cached state and waits for the next batch, or after DISMISS_TRIES batches is
+  fired the ordinary way; one whose mark failed stays unfired for the sweeper,
+  which fires it as the no-op it is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import datetime
 import logging
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils import timezone
 
+from config import async_db
 from games.broadcast import server_loop
 
 log = logging.getLogger(__name__)
 
 EARLY_GUARD_S = 0.0005  # asyncio may wake a little before the deadline; the wall-clock check re-arms for the rest
 
+DISMISS_GAP_S = 0.1  # stale timers due within this long are marked fired in one statement
+DISMISS_TRIES = 3  # a stale timer whose match keeps moving on is fired on the row after this many batches
+
 _firing: set[asyncio.Task[None]] = set()  # timers being fired, kept from the garbage collector
+_stale: list[_Stale] = []  # stale timers waiting to be marked fired
+_marker: asyncio.Task[None] | None = None  # the task that marks the next batch
 
 
 def can_hold() -> bool:
@@ -62,20 +74,33 @@ def also_scheduled() -> bool:
     return settings.PLATFORM_SCHEDULER == "manual"
 
 
-def hold(*, match_id: int, timer_id: str, due_at: datetime.datetime) -> None:
-    """Fire `timer_id` of `match_id` from this process's event loop at `due_at` (called from a database thread)."""
+def hold(*, match_id: int, timer_id: str, due_at: datetime.datetime, armed_seq: int) -> None:
+    """Fire `timer_id` of `match_id` (armed by the commit of `armed_seq`) from this process's event loop at `due_at`.
+
+    Called from a database thread or the event loop itself, after that commit.
+    """
     loop = server_loop()
     assert loop is not None, "hold only where can_hold()"
     # A fresh context: this thread's says it runs inside asgiref's sync thread, and a
     # task started from it would take the firing's own hop to that thread for a deadlock.
-    loop.call_soon_threadsafe(_arm, loop, match_id, timer_id, due_at, context=contextvars.Context())
+    loop.call_soon_threadsafe(_arm, loop, match_id, timer_id, due_at, armed_seq, context=contextvars.Context())
 
 
-def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: datetime.datetime) -> None:
+def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: datetime.datetime, armed_seq: int) -> None:
     wait_s = (due_at - timezone.now()).total_seconds()
     if wait_s > 0:
-        loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at)
+        loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at, armed_seq)
         return
+    from games import services
+
+    stale_at = services.timer_stale_cached(match_id=match_id, timer_id=timer_id, armed_seq=armed_seq) if async_db.enabled() else None
+    if stale_at is not None:
+        _dismiss(loop, _Stale(match_id, timer_id, stale_at, armed_seq))
+        return
+    _start_fire(loop, match_id, timer_id)
+
+
+def _start_fire(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str) -> None:
     task = loop.create_task(_fire(match_id, timer_id), name=f"timer {match_id}/{timer_id}")
     _firing.add(task)
     task.add_done_callback(_firing.discard)
@@ -95,3 +120,48 @@ async def _fire(match_id: int, timer_id: str) -> None:
         await database_sync_to_async(fire)()
     except Exception:  # noqa: BLE001 - its PendingTimer row stays unfired: beat's sweeper fires it
         log.warning("timer %s of match %s not fired here", timer_id, match_id, exc_info=True)
+
+
+@dataclass(frozen=True)
+class _Stale:
+    match_id: int
+    timer_id: str
+    seq: int  # the cached state's that shows it stale
+    armed_seq: int
+    tries: int = 0
+
+
+def _dismiss(loop: asyncio.AbstractEventLoop, stale: _Stale) -> None:
+    """Queue a stale timer's row to be marked fired; the first of a batch starts the task that marks them."""
+    global _marker
+    _stale.append(stale)
+    if _marker is None or _marker.done():
+        _marker = loop.create_task(_mark_stale(loop), name="stale timers")
+
+
+async def _mark_stale(loop: asyncio.AbstractEventLoop) -> None:
+    from games import action_sql
+
+    global _marker
+    await asyncio.sleep(DISMISS_GAP_S)
+    batch = _stale[:]
+    del _stale[:]
+    _marker = None  # what is dismissed from here on goes in the next batch, with a task of its own
+    try:
+        async with async_db.connection() as conn:
+            marked = await action_sql.timers_fired_async(conn=conn, timers=[(x.match_id, x.timer_id, x.seq) for x in batch])
+    except Exception:  # noqa: BLE001 - unfired stale rows are fired by the sweeper, as the no-ops they are
+        log.warning("%d stale timers not marked fired here", len(batch), exc_info=True)
+        return
+    from games import services
+
+    for x in batch:
+        if (x.match_id, x.timer_id) in marked:
+            continue
+        # The match moved on since (this process's own next action, mostly): stale on the newer
+        # cached state too, it waits for the next batch; otherwise, or after a few tries, the row decides.
+        again = services.timer_stale_cached(match_id=x.match_id, timer_id=x.timer_id, armed_seq=x.armed_seq)
+        if again is not None and again > x.seq and x.tries < DISMISS_TRIES:
+            _dismiss(loop, dataclasses.replace(x, seq=again, tries=x.tries + 1))
+        else:
+            _start_fire(loop, x.match_id, x.timer_id)

@@ -1,0 +1,147 @@
+"""A held timer found stale on this process's cached state is marked fired from the event loop, no thread.
+
+PostgreSQL only (the cache and the loop's connection are): a superseded idle
+timer is marked in one statement and never reaches `services.timer_fire`; one
+whose match moved on behind the cache is decided on the row instead; a live
+one still fires through the ordinary path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+from django.utils import timezone
+
+from games import local_timers, match_cache, services
+from games.models import ActionRecord, Match, PendingTimer
+from tests.games.factories import started_table
+from tests.games.test_match_cache import _fresh_cache  # noqa: F401 - the autouse fixture
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the cache and the loop's connection are PostgreSQL's"),
+]
+
+
+@database_sync_to_async
+def two_flips() -> tuple[int, str, int, str, int]:
+    """A Smack It! match after two flips (both cached): (match, the stale idle timer and the seq that armed it, the live one and its seq)."""
+    _, match, _ = started_table(players=3, game="smackit", options={"auto_flip_seconds": 60})
+    armed: list[tuple[str, int]] = []
+    for n in range(2):
+        state = Match.objects.get(pk=match.pk).state
+        result = services.action_submit(match_id=match.pk, seat=state["turn"], action={"kind": "flip"}, action_id=f"f{n}")
+        armed.append((next(e["data"]["id"] for e in result.events if e["kind"] == "timer"), result.seq))
+    (stale, stale_seq), (live, live_seq) = armed
+    return match.pk, stale, stale_seq, live, live_seq
+
+
+@database_sync_to_async
+def fired(match_id: int, timer_id: str) -> bool:
+    return PendingTimer.objects.get(match_id=match_id, timer_id=timer_id).fired
+
+
+@database_sync_to_async
+def seq_of(match_id: int) -> int:
+    return Match.objects.get(pk=match_id).seq
+
+
+async def until(check: Callable[[], Any], seconds: float = 5.0) -> bool:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while asyncio.get_running_loop().time() < deadline:
+        if await check():
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+def due_now() -> dt.datetime:
+    return timezone.now() - dt.timedelta(seconds=1)
+
+
+@pytest.fixture
+def fired_on_the_row(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The timers that went through `services.timer_fire` (a database thread, the row read)."""
+    calls: list[str] = []
+    real = services.timer_fire
+
+    def recorded(**kw: Any) -> Any:
+        calls.append(kw["timer_id"])
+        return real(**kw)
+
+    monkeypatch.setattr(services, "timer_fire", recorded)
+    return calls
+
+
+async def test_a_superseded_held_timer_is_marked_fired_from_the_loop(fired_on_the_row: list[str]) -> None:
+    match_id, stale, stale_seq, _, _ = await two_flips()
+    seq = await seq_of(match_id)
+    local_timers.hold(match_id=match_id, timer_id=stale, due_at=due_now(), armed_seq=stale_seq)
+    assert await until(lambda: fired(match_id, stale)), "the stale timer's row is marked fired"
+    assert fired_on_the_row == [], "no database thread, no read of the row"
+    assert await seq_of(match_id) == seq, "nothing applied"
+    assert not await database_sync_to_async(ActionRecord.objects.filter(match_id=match_id, client_id=f"timer:{stale}").exists)()
+
+
+async def test_a_stale_timer_of_a_match_that_moved_on_behind_the_cache_is_decided_on_the_row(
+    fired_on_the_row: list[str],
+) -> None:
+    match_id, stale, stale_seq, _, _ = await two_flips()
+    behind = match_cache.get(match_id)
+    assert behind is not None
+
+    @database_sync_to_async
+    def flip_elsewhere() -> None:  # as another process would: the row moves on, this cache does not
+        state = Match.objects.get(pk=match_id).state
+        services.action_submit(match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="elsewhere")
+
+    await flip_elsewhere()
+    match_cache.drop(match_id)
+    match_cache.put(behind)
+    assert services.timer_stale_cached(match_id=match_id, timer_id=stale, armed_seq=stale_seq) == behind.seq
+    local_timers.hold(match_id=match_id, timer_id=stale, due_at=due_now(), armed_seq=stale_seq)
+    assert await until(lambda: fired(match_id, stale))
+    assert fired_on_the_row == [stale], "the row moved past the cached seq: timer_fire decided it"
+
+
+async def test_a_stale_timer_whose_match_this_process_moves_on_meanwhile_waits_for_the_next_batch(
+    fired_on_the_row: list[str],
+) -> None:
+    match_id, stale, stale_seq, _, _ = await two_flips()
+
+    @database_sync_to_async
+    def flip_here() -> int:  # this process's own next action, between the dismissal and its batch: the cache moves too
+        state = Match.objects.get(pk=match_id).state
+        return services.action_submit(match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="here").seq
+
+    local_timers.hold(match_id=match_id, timer_id=stale, due_at=due_now(), armed_seq=stale_seq)
+    await asyncio.sleep(0)  # the hold arms on the next turn of the loop, before the batch goes
+    moved = await flip_here()
+    assert match_cache.get(match_id).seq == moved  # type: ignore[union-attr]
+    assert await until(lambda: fired(match_id, stale))
+    assert fired_on_the_row == [], "checked again on the newer cached state and marked in the next batch"
+
+
+async def test_a_live_held_timer_still_fires_through_the_ordinary_path(fired_on_the_row: list[str]) -> None:
+    match_id, _, _, live, live_seq = await two_flips()
+    seq = await seq_of(match_id)
+    assert services.timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
+    local_timers.hold(match_id=match_id, timer_id=live, due_at=due_now(), armed_seq=live_seq)
+    assert await until(lambda: fired(match_id, live))
+    assert fired_on_the_row == [live]
+    assert await seq_of(match_id) > seq, "the idle player's card was flipped for them"
+
+
+async def test_a_cache_older_than_the_arming_commit_is_not_believed() -> None:
+    match_id, _, _, live, live_seq = await two_flips()
+    assert services.timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq) == live_seq
+    assert services.timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq + 1) is None
+    match_cache.drop(match_id)
+    assert services.timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
