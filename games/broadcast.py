@@ -81,13 +81,18 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
 
 
+def match_events_message(match_id: int, events: list[dict[str, Any]], state: Any) -> dict[str, Any]:
+    """The `match.events` group message (raw: each consumer redacts it for its own socket)."""
+    return {"type": "match.events", "match": match_id, "events": events, "state": state}
+
+
 def match_events(table_id: int, match_id: int, events: list[dict[str, Any]], state: Any, *, committed: bool = False) -> None:
     """New events of a match (raw; each consumer redacts them for its own socket).
 
     `committed`: the events are committed already, outside Django's transactions (the event
     loop's fast path, config/async_db.py): sent now instead of on Django's commit.
     """
-    message = {"type": "match.events", "match": match_id, "events": events, "state": state}
+    message = match_events_message(match_id, events, state)
     if committed:
         _send(table_group(table_id), message)
         return

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config import async_db, wire
-from games import error_texts, errors, heartbeat, selectors, services
+from games import error_texts, errors, heartbeat, local_sockets, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.deals import deal_played_elsewhere
 from games.latency import RttEstimator
@@ -105,6 +105,7 @@ class TableConsumer(PlatformConsumer):
         await self.send_json(hello)
         self.inbox = asyncio.Queue()
         self.inbox_worker = asyncio.get_running_loop().create_task(self._work(), name="table-socket-inbox")
+        local_sockets.add(self.table_id, self)
         if ping_seconds() > 0:
             self.pinger = asyncio.get_running_loop().create_task(self._pinging(), name="table-socket-ping")
 
@@ -112,6 +113,7 @@ class TableConsumer(PlatformConsumer):
 
     inbox: asyncio.Queue[dict[str, Any]] | None = None
     inbox_worker: asyncio.Task[None] | None = None
+    handling = False  # the inbox worker is handling a message (it may be awaiting inside it)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand every message to one worker task, in order, except a pong of ours: it is timed now.
@@ -156,6 +158,7 @@ class TableConsumer(PlatformConsumer):
         assert self.inbox is not None
         while True:
             message = await self.inbox.get()
+            self.handling = True
             try:
                 received = message.pop("_received", None)
                 if received is not None:
@@ -166,6 +169,7 @@ class TableConsumer(PlatformConsumer):
                 with contextlib.suppress(Exception):
                     await self.close(code=1011)
             finally:
+                self.handling = False
                 self.inbox.task_done()
 
     async def _present(self) -> None:
@@ -184,6 +188,7 @@ class TableConsumer(PlatformConsumer):
             log.warning("opening a socket of table %s was not written", self.table_id, exc_info=True)
 
     async def disconnect(self, code: int) -> None:
+        local_sockets.discard(self.table_id, self)
         if self.pinger is not None:
             self.pinger.cancel()
             self.pinger = None
@@ -282,6 +287,22 @@ class TableConsumer(PlatformConsumer):
             return
         fresh = [e for e in events if e["seq"] > self.last_seq]
         await self._send_events(selectors.redact_for(rules, fresh, self.seat), view)
+
+    async def deliver_now(self, message: dict[str, Any]) -> None:
+        """A committed `match.events` handed over in-process (games/local_sockets.py): sent now if this socket is idle.
+
+        Only when the inbox holds nothing and handles nothing, for the match shown, and the
+        events follow on from the last delivered seq: then sending them here is exactly what
+        `match_events` would do when the group message came, only sooner. Otherwise nothing
+        happens and that group message delivers them in order.
+        """
+        if self.inbox is None or self.handling or not self.inbox.empty() or self.blind:
+            return
+        events = message["events"]
+        if message["match"] != self.match_id or not events or events[0]["seq"] != self.last_seq + 1:
+            return
+        rules = get_rules(self.game)
+        await self._send_events(selectors.redact_for(rules, events, self.seat), rules.view(message["state"], self.seat))
 
     async def _switch_match(self) -> None:
         """A rematch started: greet the socket again for the new match."""

@@ -33,7 +33,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from config import async_db, wire
-from games import action_sql, broadcast, errors, local_timers, match_cache, selectors
+from games import action_sql, broadcast, errors, local_sockets, local_timers, match_cache, selectors
 from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
 from games.models import (
@@ -596,6 +596,10 @@ async def action_submit_cached(
             match_cache.contended(match_id)
             return None
     bots = _fast_committed(plan, bots_play)
+    if entry.table_id is not None:  # the idle sockets of the table here, in this turn of the loop (games/local_sockets.py)
+        await local_sockets.deliver(
+            table_id=entry.table_id, message=broadcast.match_events_message(match_id, plan.stored, plan.state)
+        )
     try:
         action_notify(
             match_id=match_id, table_id=entry.table_id, events=plan.stored, state=plan.state,

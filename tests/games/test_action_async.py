@@ -9,6 +9,7 @@ connection back idle. PostgreSQL only, as the fast path is.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import uuid
 from typing import Any
@@ -19,8 +20,10 @@ from django.db import connection
 from django.utils import timezone
 
 from config import async_db
-from games import action_sql, match_cache, selectors
+from games import action_sql, broadcast, match_cache, selectors
+from games.consumers import TableConsumer
 from games.models import Match, WebProcess
+from games.registry import get_rules
 from tests.games.factories import started_table
 from tests.games.test_consumers import connect, receive_until, reload, setup_table
 from tests.games.test_match_cache import _fresh_cache, assert_log_folds_to_state, smack_next  # noqa: F401 - the autouse fixture
@@ -142,3 +145,78 @@ async def test_a_race_claim_from_the_loop_is_timed_and_lands_as_on_the_thread(se
     await database_sync_to_async(assert_log_folds_to_state)(match.pk)
     for s in socks:
         await s.disconnect()
+
+
+async def test_the_idle_sockets_here_take_the_loops_commit_without_the_group_message(
+    sent_on_loop: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, match, tokens = await setup_table(players=3, options={"hand": 8})
+    socks = [(await connect(table.pk, t))[0] for t in tokens]
+    seat, action = await turn_card(match)
+    await socks[seat].send_json_to({"type": "act", "id": "a0", "action": action})  # the locked path: now cached
+    await receive_until(socks[seat], "ack")
+    for other in (s for i, s in enumerate(socks) if i != seat):
+        await receive_until(other, "events")
+    withheld: list[dict[str, Any]] = []
+    real = broadcast.match_events
+
+    def no_group_message(table_id: int, match_id: int, events: Any, state: Any, *, committed: bool = False) -> None:
+        if committed:
+            withheld.append(events)  # the loop's commit: its group message never goes
+            return
+        real(table_id, match_id, events, state, committed=committed)
+
+    monkeypatch.setattr(broadcast, "match_events", no_group_message)
+    seat, action = await turn_card(match)
+    await socks[seat].send_json_to({"type": "act", "id": "a1", "action": action})
+    answered = await receive_until(socks[seat], "ack")
+    assert sent_on_loop == ["committed"] and withheld, "from the loop, and no group message went"
+    assert [m["type"] for m in answered] == ["events", "ack"], "the acting socket's own events, then its ack"
+    stored = await reload(match)
+    for i, other in enumerate(socks):
+        if i == seat:
+            continue
+        (events,) = await receive_until(other, "events")
+        assert events["seq"] == answered[-1]["seq"] == stored.seq, "handed over in-process"
+        assert events["view"] == get_rules(stored.game).view(stored.state, i), "that socket's own seat's view"
+    for s in socks:
+        await s.disconnect()
+
+
+class _Socket(TableConsumer):
+    """A table consumer with no connection: what `deliver_now` would send, recorded."""
+
+    def __init__(self, match_id: int, last_seq: int) -> None:
+        self.inbox, self.handling, self.blind, self.game, self.seat = asyncio.Queue(), False, False, "tiny", 0
+        self.match_id, self.last_seq, self.sent = match_id, last_seq, []
+
+    async def _send_events(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> None:
+        self.sent.append(events)
+        self.last_seq = events[-1]["seq"]
+
+
+async def test_a_socket_takes_a_handed_over_commit_only_when_idle_and_next_in_line() -> None:
+    @database_sync_to_async
+    def committed() -> dict[str, Any]:
+        _, match, _ = started_table(players=3, options={"hand": 8})
+        match.refresh_from_db()
+        event = {"seq": match.seq + 1, "t_ms": 1, "kind": "noted", "seat": None, "data": {}}
+        return broadcast.match_events_message(match.pk, [event], match.state)
+
+    message = await committed()
+    seq = message["events"][0]["seq"]
+    idle = _Socket(message["match"], seq - 1)
+    await idle.deliver_now(message)
+    assert [e["seq"] for e in idle.sent[0]] == [seq]
+    behind = _Socket(message["match"], seq - 2)  # a gap: the group message fills it from the database
+    busy = _Socket(message["match"], seq - 1)
+    busy.handling = True  # awaiting inside a message of its own
+    queued = _Socket(message["match"], seq - 1)
+    queued.inbox.put_nowait({"type": "match.events"})  # something earlier still waits in its inbox
+    other = _Socket(message["match"] + 1, seq - 1)  # it shows another match
+    blind = _Socket(message["match"], seq - 1)
+    blind.blind = True
+    done = _Socket(message["match"], seq)  # it has them already
+    for left in (behind, busy, queued, other, blind, done):
+        await left.deliver_now(message)
+        assert left.sent == [], "left to the group message, which delivers in order"

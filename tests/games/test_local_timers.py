@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import local_timers, match_cache, services
-from games.models import ActionRecord, Match, PendingTimer
+from games.models import ActionRecord, Match, MatchEvent, PendingTimer
 from tests.games.factories import started_table
 from tests.games.test_match_cache import _fresh_cache  # noqa: F401 - the autouse fixture
 
@@ -30,10 +30,32 @@ pytestmark = [
 ]
 
 
+def numbers_on_top(match_id: int, depth: int = 4) -> None:
+    """Rearrange the deal so the next few flips show number cards (the log says the same, so it still folds to the row)."""
+    from games.smackit.rules import DECK
+
+    state = Match.objects.get(pk=match_id).state
+    dealt = MatchEvent.objects.get(match_id=match_id, kind="dealt")
+    def face(card: Any) -> str:  # the state holds card ids, the dealt event the cards
+        return DECK[card if isinstance(card, int) else card["id"]]["face"]
+
+    for piles in (state["piles"], dealt.data["piles"]):
+        for pile in piles:
+            numbers = [i for i, c in enumerate(pile) if face(c) == "number"]
+            for top in range(min(depth, len(pile))):
+                if face(pile[top]) != "number":
+                    deeper = next(i for i in numbers if i >= depth)
+                    pile[top], pile[deeper] = pile[deeper], pile[top]
+                    numbers = [i for i in numbers if i != deeper]
+    Match.objects.filter(pk=match_id).update(state=state)
+    dealt.save(update_fields=["data"])
+
+
 @database_sync_to_async
 def two_flips() -> tuple[int, str, int, str, int]:
     """A Smack It! match after two flips (both cached): (match, the stale idle timer and the seq that armed it, the live one and its seq)."""
     _, match, _ = started_table(players=3, game="smackit", options={"auto_flip_seconds": 60})
+    numbers_on_top(match.pk)
     armed: list[tuple[str, int]] = []
     for n in range(2):
         state = Match.objects.get(pk=match.pk).state

@@ -1,0 +1,54 @@
+"""This process's table sockets by table, so a commit made on the event loop reaches the idle ones in the same turn.
+
+Why: a group message reaches a socket of this process through the channel
+layer's queue, then Channels' dispatch, then the socket's inbox (three task
+switches each), and only after the acting socket has sent its own events and
+its ack: about 1 ms at one 3-seat table before the last seat held a flip
+(README "Performance"). Here the event loop's fast path
+(`services.action_submit_cached`) hands the committed events to every socket
+of the table in this process at once (`deliver`), each redacting them for its
+own seat as its group handler does.
+
+Guarantees: a socket takes them here only if nothing else of it is being
+handled or waiting in its inbox and they follow on from the last seq it
+delivered, for the match it shows (`TableConsumer.deliver_now`); otherwise it
+does nothing and the group message, sent as before, reaches it in order. A
+socket that took them drops the group message as already delivered (its seq
+check). Nothing here decides what a socket sees: that is its own seat's
+redaction and view, the same calls as the group handler's.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+
+class LocalSocket(Protocol):
+    async def deliver_now(self, message: dict[str, Any]) -> None: ...
+
+
+_by_table: dict[int, set[LocalSocket]] = {}
+
+
+def add(table_id: int, socket: LocalSocket) -> None:
+    _by_table.setdefault(table_id, set()).add(socket)
+
+
+def discard(table_id: int, socket: LocalSocket) -> None:
+    sockets = _by_table.get(table_id)
+    if sockets is not None:
+        sockets.discard(socket)
+        if not sockets:
+            del _by_table[table_id]
+
+
+async def deliver(*, table_id: int, message: dict[str, Any]) -> None:
+    """A `match.events` message, committed, to the idle sockets of the table here (none of them waits)."""
+    for socket in list(_by_table.get(table_id, ())):
+        try:
+            await socket.deliver_now(message)
+        except Exception:  # noqa: BLE001 - the action is committed; this socket's group message still comes
+            log.warning("a committed action of table %s was not handed to a socket here", table_id, exc_info=True)
