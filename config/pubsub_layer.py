@@ -73,9 +73,11 @@ class _LoopLayer(RedisPubSubLoopLayer):
             return
         await self._shard_for(channel).publish(channel, self.origin + self.channel_layer.serialize(message))
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+    async def group_send(self, group: str, message: dict[str, Any], here: frozenset[str] = frozenset()) -> None:
         name = self._get_group_channel_name(group)
         for channel in self.groups.get(name, ()):
+            if channel in here:
+                continue  # it has the message already (games/local_sockets.py)
             queue = self.channels.get(channel)
             if queue is not None:
                 queue.put_nowait(_Local(message))
@@ -92,6 +94,12 @@ class LocalFirstPubSubChannelLayer(RedisPubSubChannelLayer):
             layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
             _wrap_close(self, loop)
         return layer
+
+    async def group_send_except(self, group: str, message: dict[str, Any], here: frozenset[str]) -> None:
+        """`group_send`, skipping this process's channels in `here` (they were handed the message in-process)."""
+        layer = self._get_layer()
+        assert isinstance(layer, _LoopLayer)
+        await layer.group_send(group, message, here)
 
     def deserialize(self, message: Any) -> dict[str, Any]:
         if isinstance(message, _Local):

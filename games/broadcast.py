@@ -22,11 +22,14 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+def _send(group: str, message: dict[str, Any], here: frozenset[str] = frozenset()) -> None:
     """Send to a group through this process's channel layer (settings.CHANNEL_LAYERS).
 
     On the embedded default a Celery worker's layer relays to the web process
     (config/relay_layer.py); code here is the same in every configuration.
+    `here`: channels of this process that have the message already (games/local_sockets.py),
+    skipped by a layer that can (config/pubsub_layer.py); any other delivers to them too and
+    their seq check drops it.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -36,7 +39,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
         # In a web process (a database_sync_to_async thread): hand the send to the server's
         # event loop and go on, so the action's thread is not held for the Redis round trips.
         # Sends leave the loop in the order they were handed over.
-        asyncio.run_coroutine_threadsafe(_send_in_order(layer, group, message), loop).add_done_callback(_report(group))
+        asyncio.run_coroutine_threadsafe(_send_in_order(layer, group, message, here), loop).add_done_callback(_report(group))
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -47,7 +50,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
 _last_send: dict[tuple[int, str], asyncio.Task[Any]] = {}
 
 
-async def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> None:
+async def _send_in_order(layer: Any, group: str, message: dict[str, Any], here: frozenset[str] = frozenset()) -> None:
     """Group sends of one process leave in the order they were handed over, per group (tasks start FIFO)."""
     key = (id(asyncio.get_running_loop()), group)
     previous, me = _last_send.get(key), asyncio.current_task()
@@ -56,7 +59,10 @@ async def _send_in_order(layer: Any, group: str, message: dict[str, Any]) -> Non
     try:
         if previous is not None and not previous.done():
             await asyncio.wait([previous])
-        await layer.group_send(group, message)
+        if here and hasattr(layer, "group_send_except"):
+            await layer.group_send_except(group, message, here)
+        else:
+            await layer.group_send(group, message)
     finally:
         if _last_send.get(key) is me:
             del _last_send[key]
@@ -86,15 +92,19 @@ def match_events_message(match_id: int, events: list[dict[str, Any]], state: Any
     return {"type": "match.events", "match": match_id, "events": events, "state": state}
 
 
-def match_events(table_id: int, match_id: int, events: list[dict[str, Any]], state: Any, *, committed: bool = False) -> None:
+def match_events(
+    table_id: int, match_id: int, events: list[dict[str, Any]], state: Any, *, committed: bool = False,
+    here: frozenset[str] = frozenset(),
+) -> None:
     """New events of a match (raw; each consumer redacts them for its own socket).
 
     `committed`: the events are committed already, outside Django's transactions (the event
-    loop's fast path, config/async_db.py): sent now instead of on Django's commit.
+    loop's fast path, config/async_db.py): sent now instead of on Django's commit. `here`: this
+    process's channels that have them already (games/local_sockets.py), not sent them again.
     """
     message = match_events_message(match_id, events, state)
     if committed:
-        _send(table_group(table_id), message)
+        _send(table_group(table_id), message, here)
         return
     transaction.on_commit(lambda: _send(table_group(table_id), message))
 

@@ -288,21 +288,22 @@ class TableConsumer(PlatformConsumer):
         fresh = [e for e in events if e["seq"] > self.last_seq]
         await self._send_events(selectors.redact_for(rules, fresh, self.seat), view)
 
-    async def deliver_now(self, message: dict[str, Any]) -> None:
+    async def deliver_now(self, message: dict[str, Any]) -> bool:
         """A committed `match.events` handed over in-process (games/local_sockets.py): sent now if this socket is idle.
 
         Only when the inbox holds nothing and handles nothing, for the match shown, and the
         events follow on from the last delivered seq: then sending them here is exactly what
         `match_events` would do when the group message came, only sooner. Otherwise nothing
-        happens and that group message delivers them in order.
+        happens and that group message delivers them in order. True when sent.
         """
         if self.inbox is None or self.handling or not self.inbox.empty() or self.blind:
-            return
+            return False
         events = message["events"]
         if message["match"] != self.match_id or not events or events[0]["seq"] != self.last_seq + 1:
-            return
+            return False
         rules = get_rules(self.game)
         await self._send_events(selectors.redact_for(rules, events, self.seat), rules.view(message["state"], self.seat))
+        return True
 
     async def _switch_match(self) -> None:
         """A rematch started: greet the socket again for the new match."""
@@ -472,7 +473,7 @@ class TableConsumer(PlatformConsumer):
         if on_loop:
             result = await services.action_submit_cached(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
-                received_at=self.received_wall,
+                received_at=self.received_wall, channel=self.channel_name,
             )
             if result is not None:
                 return result

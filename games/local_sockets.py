@@ -12,9 +12,11 @@ own seat as its group handler does.
 Guarantees: a socket takes them here only if nothing else of it is being
 handled or waiting in its inbox and they follow on from the last seq it
 delivered, for the match it shows (`TableConsumer.deliver_now`); otherwise it
-does nothing and the group message, sent as before, reaches it in order. A
-socket that took them drops the group message as already delivered (its seq
-check). Nothing here decides what a socket sees: that is its own seat's
+does nothing and the group message, sent as before, reaches it in order. The
+group message skips the sockets that took them (and the acting socket, which
+sends its own events before its ack) where the layer can
+(`config/pubsub_layer.py`); on any other layer they get it again and drop it
+as already delivered (their seq check). Nothing here decides what a socket sees: that is its own seat's
 redaction and view, the same calls as the group handler's.
 """
 
@@ -27,7 +29,9 @@ log = logging.getLogger(__name__)
 
 
 class LocalSocket(Protocol):
-    async def deliver_now(self, message: dict[str, Any]) -> None: ...
+    channel_name: str
+
+    async def deliver_now(self, message: dict[str, Any]) -> bool: ...
 
 
 _by_table: dict[int, set[LocalSocket]] = {}
@@ -45,10 +49,17 @@ def discard(table_id: int, socket: LocalSocket) -> None:
             del _by_table[table_id]
 
 
-async def deliver(*, table_id: int, message: dict[str, Any]) -> None:
-    """A `match.events` message, committed, to the idle sockets of the table here (none of them waits)."""
+async def deliver(*, table_id: int, message: dict[str, Any]) -> frozenset[str]:
+    """A `match.events` message, committed, to the idle sockets of the table here; the channels that took it.
+
+    None of them waits. The group message then skips the channels returned (each has the
+    events); every other socket gets it as before.
+    """
+    took: set[str] = set()
     for socket in list(_by_table.get(table_id, ())):
         try:
-            await socket.deliver_now(message)
+            if await socket.deliver_now(message):
+                took.add(socket.channel_name)
         except Exception:  # noqa: BLE001 - the action is committed; this socket's group message still comes
             log.warning("a committed action of table %s was not handed to a socket here", table_id, exc_info=True)
+    return frozenset(took)

@@ -563,7 +563,7 @@ def _submit_cached(
 
 async def action_submit_cached(
     *, match_id: int, seat: int, action: dict[str, Any], action_id: str, rtt_ms: int | None,
-    received_at: datetime.datetime | None,
+    received_at: datetime.datetime | None, channel: str | None = None,
 ) -> SubmitResult | None:
     """The fast path from the event loop itself (config/async_db.py): no thread, no Django cursor.
 
@@ -572,6 +572,9 @@ async def action_submit_cached(
     the same guarantees; None when the locked path must decide, which the caller then takes
     in a database thread (`action_submit(..., cache=False)`). Acknowledged only after the
     COMMIT returned; `action_notify` runs once, after it, and its failure does not undo it.
+    The idle sockets of the table in this process are handed the events first
+    (games/local_sockets.py); the group message skips them and `channel`, the acting
+    socket's, which sends its own events with its answer.
     """
     entry = match_cache.get(match_id)
     if entry is None:
@@ -596,15 +599,16 @@ async def action_submit_cached(
             match_cache.contended(match_id)
             return None
     bots = _fast_committed(plan, bots_play)
+    here: frozenset[str] = frozenset() if channel is None else frozenset([channel])
     if entry.table_id is not None:  # the idle sockets of the table here, in this turn of the loop (games/local_sockets.py)
-        await local_sockets.deliver(
+        here |= await local_sockets.deliver(
             table_id=entry.table_id, message=broadcast.match_events_message(match_id, plan.stored, plan.state)
         )
     try:
         action_notify(
             match_id=match_id, table_id=entry.table_id, events=plan.stored, state=plan.state,
             timers=[e for e in plan.new_events if e["kind"] == "timer"], finished=False, now=plan.now, bots=bots,
-            held_from=entry.started_at, committed=True,
+            held_from=entry.started_at, committed=True, here=here,
         )
     except Exception:  # noqa: BLE001 - the action is committed (as Django's robust on_commit)
         log.exception("after the commit of an action")
@@ -858,6 +862,7 @@ def action_notify(
     bots: bool = True,
     held_from: datetime.datetime | None = None,
     committed: bool = False,
+    here: frozenset[str] = frozenset(),
 ) -> None:
     """Tell the table, then schedule what follows: once per committed action, only after its commit.
 
@@ -866,11 +871,12 @@ def action_notify(
     `held_from` (the match's start, for a table socket's action): its timers are held by this
     web process's event loop (games.local_timers), due at `held_from + due_ms`, when it can.
     `committed`: called after a commit Django's transaction knows nothing of (the event loop's
-    fast path), so the table hears of it now rather than on Django's commit.
+    fast path), so the table hears of it now rather than on Django's commit; `here`: the
+    channels of this process that have the events already (games/local_sockets.py).
     """
     seq = events[-1]["seq"]
     if table_id is not None:
-        broadcast.match_events(table_id, match_id, events, state, committed=committed)
+        broadcast.match_events(table_id, match_id, events, state, committed=committed, here=here)
     hold = held_from is not None and local_timers.can_hold()
     for t in timers:
         timer_id, due_ms = str(t["data"]["id"]), int(t["data"]["due_ms"])

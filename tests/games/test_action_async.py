@@ -160,11 +160,11 @@ async def test_the_idle_sockets_here_take_the_loops_commit_without_the_group_mes
     withheld: list[dict[str, Any]] = []
     real = broadcast.match_events
 
-    def no_group_message(table_id: int, match_id: int, events: Any, state: Any, *, committed: bool = False) -> None:
-        if committed:
+    def no_group_message(table_id: int, match_id: int, events: Any, state: Any, **kw: Any) -> None:
+        if kw.get("committed"):
             withheld.append(events)  # the loop's commit: its group message never goes
             return
-        real(table_id, match_id, events, state, committed=committed)
+        real(table_id, match_id, events, state, **kw)
 
     monkeypatch.setattr(broadcast, "match_events", no_group_message)
     seat, action = await turn_card(match)

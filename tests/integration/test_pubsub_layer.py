@@ -82,3 +82,22 @@ def test_when_the_publish_fails_this_process_still_hears_its_own_sends(monkeypat
         await here.flush()
 
     asyncio.run(run())
+
+
+def test_a_send_skips_the_sockets_here_that_have_it_and_still_reaches_the_others() -> None:
+    async def run() -> None:
+        here, there = layer(), layer()
+        took, waits, theirs = await here.new_channel(), await here.new_channel(), await there.new_channel()
+        for channel in (took, waits):
+            await here.group_add("table-2", channel)
+        await there.group_add("table-2", theirs)
+        await asyncio.sleep(0.2)
+        message = {"type": "match.events", "match": 2, "events": [{"seq": 1}], "state": {"n": 1}}
+        await here.group_send_except("table-2", message, frozenset([took]))
+        assert waiting(here, took) == 0, "handed over in-process already: not queued again"
+        assert await here.receive(waits) == message, "a socket here that did not take it gets it as before"
+        assert await arrives(there, theirs) == message, "and another process through Redis"
+        await here.flush()
+        await there.flush()
+
+    asyncio.run(run())
