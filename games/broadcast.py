@@ -128,7 +128,7 @@ ROUND_TRIPS_GAP_S = 10.0
 _round_trips_next: dict[int, tuple[float, bool]] = {}  # table -> (loop time the next may go, one is waiting)
 
 
-def table_round_trips_changed(table_id: int) -> None:
+def table_round_trips_changed(table_id: int, *, committed: bool = False) -> None:
     """A stored round trip of the table moved: the table message, at most once per ROUND_TRIPS_GAP_S.
 
     Every player's round trip is on the table page, and each message is the whole table
@@ -136,10 +136,14 @@ def table_round_trips_changed(table_id: int) -> None:
     was most of a busy web process's time (README "Performance"). The first goes at once;
     what moves within the gap goes in one message at its end, which reads every round
     trip as it then stands. Outside a web process: at once, as any table change.
+    `committed`: written outside Django's transactions, from the event loop itself.
     """
     loop = server_loop()
     if loop is None:
         table_changed(table_id)
+        return
+    if committed:
+        _round_trips_soon(loop, table_id)
         return
     transaction.on_commit(lambda: loop.call_soon_threadsafe(_round_trips_soon, loop, table_id, context=contextvars.Context()))
 

@@ -412,9 +412,12 @@ class TableConsumer(PlatformConsumer):
     async def _store_rtt(self, rtt_ms: int) -> None:
         """Write the estimate where every web process reads it (table payload, other seats' races)."""
         try:
-            changed = await database_sync_to_async(services.presence_rtt_set)(
-                channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id
-            )
+            if async_db.enabled():
+                changed = await services.presence_rtt_set_async(channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id)
+            else:
+                changed = await database_sync_to_async(services.presence_rtt_set)(
+                    channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id
+                )
         except Exception:  # noqa: BLE001 - the next change is written again
             self.rtt.stored_ms = None
             log.warning("the round trip of a socket of table %s was not written", self.table_id, exc_info=True)

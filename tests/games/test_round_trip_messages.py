@@ -14,6 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from config import async_db
 from games import broadcast, services
 from games.broadcast import table_group
 from tests.games.factories import started_table
@@ -57,3 +58,23 @@ async def test_three_round_trips_moving_make_one_message_now_and_one_at_the_end_
     shown = sorted(p["rtt_ms"] for p in later[0]["table"]["players"])
     assert shown == [40, 55, 70], "it reads every round trip as it stands"
     assert await messages_within(layer, channel, 0.8) == [], "nothing more without a change"
+
+
+@pytest.mark.skipif(not async_db.enabled(), reason="the event loop's connection is PostgreSQL's (run through .ci/run)")
+async def test_a_round_trip_written_from_the_event_loop_is_the_same_write_and_reaches_the_table(monkeypatch: Any) -> None:
+    monkeypatch.setattr(broadcast, "ROUND_TRIPS_GAP_S", 0.6)
+
+    @database_sync_to_async
+    def make() -> int:
+        table, _, humans = started_table(players=2)
+        presence.socket_open(table.pk, humans[0].pk, "ch-loop")
+        return table.pk
+
+    table_id = await make()
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(table_group(table_id), channel)
+    assert await services.presence_rtt_set_async(channel_name="ch-loop", rtt_ms=-5, table_id=table_id)
+    assert not await services.presence_rtt_set_async(channel_name="ch-none", rtt_ms=40, table_id=table_id), "no row: False"
+    (message,) = await messages_within(layer, channel, 0.4)
+    assert [p["rtt_ms"] for p in message["table"]["players"] if p["rtt_ms"] is not None] == [0], "clamped, as the thread's write"
