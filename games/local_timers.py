@@ -35,6 +35,14 @@ Guarantees, the same as Celery's path gave:
   cached state and waits for the next batch, or after DISMISS_TRIES batches is
   fired the ordinary way; one whose mark failed stays unfired for the sweeper,
   which fires it as the no-op it is.
+
+Only a table socket's actions (and the timers they chain) are held here: a
+match started over REST, a bot's move and everything a Celery worker commits
+schedule their timers on Celery as before (`games.scheduling`). With the
+manual scheduler of the tests a held timer is also put on its queue, so a test
+running the queue on its virtual clock still sees every timer (the second to
+fire is the duplicate `timer:<id>` and applies nothing). The `LOCAL_TIMERS=0`
+setting sends every timer to the scheduler alone (to measure that path).
 """
 
 from __future__ import annotations
