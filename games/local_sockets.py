@@ -23,6 +23,7 @@ redaction and view, the same calls as the group handler's.
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
@@ -34,11 +35,13 @@ class LocalSocket(Protocol):
     async def deliver_now(self, message: dict[str, Any]) -> bool: ...
 
 
-_by_table: dict[int, set[LocalSocket]] = {}
+# Weak: a consumer Channels drops without its disconnect (an application instance timed out,
+# say) is not kept alive, nor handed anything, by this registry.
+_by_table: dict[int, weakref.WeakSet[LocalSocket]] = {}
 
 
 def add(table_id: int, socket: LocalSocket) -> None:
-    _by_table.setdefault(table_id, set()).add(socket)
+    _by_table.setdefault(table_id, weakref.WeakSet()).add(socket)
 
 
 def discard(table_id: int, socket: LocalSocket) -> None:
