@@ -253,6 +253,11 @@ class TableConsumer(PlatformConsumer):
         events = selectors.events_between(match_id=self.match_id, after=self.last_seq, upto=upto)
         return selectors.redact_for(rules, events, self.seat), view
 
+    async def _send_redacted(self, events: list[dict[str, Any]], state: Any) -> None:
+        """Raw events and the state they lead to, as this socket's seat sees them."""
+        rules = get_rules(self.game)
+        await self._send_events(selectors.redact_for(rules, events, self.seat), rules.view(state, self.seat))
+
     async def _send_events(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> None:
         if not events:
             return
@@ -279,14 +284,13 @@ class TableConsumer(PlatformConsumer):
         last = events[-1]["seq"]
         if last <= self.last_seq:
             return  # already delivered (a gap fill or an ack got there first)
-        rules = get_rules(self.game)
-        view = rules.view(message["state"], self.seat)
         if events[0]["seq"] > self.last_seq + 1:
+            rules = get_rules(self.game)
+            view = rules.view(message["state"], self.seat)
             missing, _ = await self._catch_up(events[0]["seq"] - 1)
             await self._send_events(missing + selectors.redact_for(rules, events, self.seat), view)
             return
-        fresh = [e for e in events if e["seq"] > self.last_seq]
-        await self._send_events(selectors.redact_for(rules, fresh, self.seat), view)
+        await self._send_redacted([e for e in events if e["seq"] > self.last_seq], message["state"])
 
     async def deliver_now(self, message: dict[str, Any]) -> bool:
         """A committed `match.events` handed over in-process (games/local_sockets.py): sent now if this socket is idle.
@@ -301,8 +305,7 @@ class TableConsumer(PlatformConsumer):
         events = message["events"]
         if message["match"] != self.match_id or not events or events[0]["seq"] != self.last_seq + 1:
             return False
-        rules = get_rules(self.game)
-        await self._send_events(selectors.redact_for(rules, events, self.seat), rules.view(message["state"], self.seat))
+        await self._send_redacted(events, message["state"])
         return True
 
     async def _switch_match(self) -> None:
@@ -462,8 +465,7 @@ class TableConsumer(PlatformConsumer):
             # Deliver our own events before the ack, even if the group message is late:
             # straight from the result when they follow on, else from the database.
             if result.events and result.events[0]["seq"] == self.last_seq + 1 and result.state is not None:
-                rules = get_rules(self.game)
-                await self._send_events(selectors.redact_for(rules, result.events, self.seat), rules.view(result.state, self.seat))
+                await self._send_redacted(result.events, result.state)
             else:
                 events, view = await self._catch_up()
                 await self._send_events(events, view)

@@ -677,15 +677,18 @@ def timer_stale_cached(*, match_id: int, timer_id: str, armed_seq: int) -> int |
     entry = match_cache.get(match_id)
     if entry is None or entry.seq < armed_seq:
         return None
-    elapsed = int((timezone.now() - entry.started_at).total_seconds() * 1000)
+    stale = _timer_is_no_op(entry.game, orjson.loads(entry.state_json), timer_id, entry.started_at, entry.last_t_ms)
+    return entry.seq if stale else None
+
+
+def _timer_is_no_op(game: str, state: Any, timer_id: str, started_at: datetime.datetime, last_t_ms: int) -> bool:
+    """Whether the rules answer this timer, due now, with no events on `state` (a refusal is not a no-op)."""
+    elapsed = int((timezone.now() - started_at).total_seconds() * 1000)
     try:
-        events = get_rules(entry.game).decide(
-            orjson.loads(entry.state_json), None, {"kind": "timer", "id": timer_id}, max(elapsed, entry.last_t_ms),
-            random.Random(0),
-        )
+        events = get_rules(game).decide(state, None, {"kind": "timer", "id": timer_id}, max(elapsed, last_t_ms), random.Random(0))
     except RuleError:
-        return None
-    return entry.seq if events == [] else None
+        return False
+    return events == []
 
 
 def timer_fire(*, match_id: int, timer_id: str, hold_timers: bool = False) -> SubmitResult | None:
@@ -704,14 +707,7 @@ def timer_fire(*, match_id: int, timer_id: str, hold_timers: bool = False) -> Su
     """
     row = Match.objects.filter(pk=match_id).values("game", "state", "status", "started_at", "last_t_ms").first()
     if row is not None and row["status"] == Match.Status.LIVE and row["state"] is not None:
-        elapsed = int((timezone.now() - row["started_at"]).total_seconds() * 1000)
-        try:
-            events = get_rules(row["game"]).decide(
-                row["state"], None, {"kind": "timer", "id": timer_id}, max(elapsed, row["last_t_ms"]), random.Random(0)
-            )
-        except RuleError:
-            events = None
-        if events == []:
+        if _timer_is_no_op(row["game"], row["state"], timer_id, row["started_at"], row["last_t_ms"]):
             PendingTimer.objects.filter(match_id=match_id, timer_id=timer_id, fired=False).update(fired=True)
             return None
     return action_submit(
