@@ -239,6 +239,8 @@ LOCAL_TIMERS = os.environ.get("LOCAL_TIMERS", "1") != "0"
 # On PostgreSQL an action is decided on the state this process last committed and sent in one message,
 # validated by the row (games/match_cache.py); 0: always the locked read first (to measure that path).
 ACTION_CACHE = os.environ.get("ACTION_CACHE", "1") != "0"
+# daphne sends a frame when it is written, not a turn of the loop later (config/write_through.py); 0 to measure without.
+WS_WRITE_THROUGH = os.environ.get("WS_WRITE_THROUGH", "1") != "0"
 # That one message is sent from the event loop by psycopg's async driver (config/async_db.py), at most
 # DB_ASYNC_POOL_SIZE connections per web process; 0: from a database thread through Django (to measure it).
 ACTION_ASYNC = os.environ.get("ACTION_ASYNC", "1") != "0"

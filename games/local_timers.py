@@ -36,6 +36,13 @@ Guarantees, the same as Celery's path gave:
   fired the ordinary way; one whose mark failed stays unfired for the sweeper,
   which fires it as the no-op it is.
 
+- **A finished match's timers cost nothing.** Once this process committed a
+  match's end (`match_cache.end`), its held timers are dropped when due: firing
+  one would only answer `match_over`, the sweeper never fires a row of a match
+  that is over and the pruner deletes it. A short Smack It! match ends with ten
+  seconds of idle timers held (one per flip): in `versus` they were fired in
+  database threads one by one, half of daphne's CPU (README "Performance").
+
 Only a table socket's actions (and the timers they chain) are held here: a
 match started over REST, a bot's move and everything a Celery worker commits
 schedule their timers on Celery as before (`games.scheduling`). With the
@@ -99,8 +106,10 @@ def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: 
     if wait_s > 0:
         loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at, armed_seq)
         return
-    from games import services
+    from games import match_cache, services
 
+    if match_cache.has_ended(match_id):
+        return  # this process committed the match's end: firing would only answer match_over (match_cache.end)
     stale_at = services.timer_stale_cached(match_id=match_id, timer_id=timer_id, armed_seq=armed_seq) if async_db.enabled() else None
     if stale_at is not None:
         _dismiss(loop, _Stale(match_id, timer_id, stale_at, armed_seq))
@@ -161,10 +170,10 @@ async def _mark_stale(loop: asyncio.AbstractEventLoop) -> None:
     except Exception:  # noqa: BLE001 - unfired stale rows are fired by the sweeper, as the no-ops they are
         log.warning("%d stale timers not marked fired here", len(batch), exc_info=True)
         return
-    from games import services
+    from games import match_cache, services
 
     for x in batch:
-        if (x.match_id, x.timer_id) in marked:
+        if (x.match_id, x.timer_id) in marked or match_cache.has_ended(x.match_id):
             continue
         # The match moved on since (this process's own next action, mostly): stale on the newer
         # cached state too, it waits for the next batch; otherwise, or after a few tries, the row decides.

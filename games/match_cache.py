@@ -51,6 +51,7 @@ from django.db import connection
 
 LIMIT = 4_096  # matches remembered per process, the least recently used going first: a state is a few KB, so at most some 25 MB
 CONTENDED_S = 5.0
+ENDED_LIMIT = 65_536  # matches remembered as over (a few MB): a forgotten one only costs its timers the ordinary firing
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class Cached:
 
 _entries: OrderedDict[int, Cached] = OrderedDict()
 _contended: dict[int, float] = {}
+_ended: OrderedDict[int, None] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -119,7 +121,31 @@ def drop(match_id: int) -> None:
         _entries.pop(match_id, None)
 
 
+def end(match_id: int) -> None:
+    """This process committed the match's end: forget its state, remember that it is over.
+
+    A match never comes back to life, so "over" is final. The timers it still has held here
+    (games/local_timers.py) need nothing done when due: `services.timer_fire` would answer
+    only `match_over`, the sweeper never fires a finished match's row, and the pruner deletes
+    it. Many are: each Smack It! flip arms a 10 s idle timer, so a short match ends with ten
+    seconds of them still held.
+    """
+    with _lock:
+        _entries.pop(match_id, None)
+        _ended[match_id] = None
+        _ended.move_to_end(match_id)
+        while len(_ended) > ENDED_LIMIT:
+            _ended.popitem(last=False)
+
+
+def has_ended(match_id: int) -> bool:
+    """Whether this process committed the end of the match (the most recent ENDED_LIMIT ends)."""
+    with _lock:
+        return match_id in _ended
+
+
 def clear() -> None:
     with _lock:
         _entries.clear()
         _contended.clear()
+        _ended.clear()

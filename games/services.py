@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import logging
 import random
 import secrets
@@ -466,6 +467,7 @@ def action_submit(
             )
             if finished:
                 match_cache.drop(match.pk)
+                tx.on_commit(functools.partial(match_cache.end, match.pk))
             elif tx.by_hand and written is not None:  # committed now (inside an outer atomic it is not yet)
                 match_cache.put(match_cache.Cached(
                     match_id=match.pk, seq=match.seq, state_json=written, last_t_ms=now, started_at=match.started_at,
@@ -903,6 +905,7 @@ def match_abort(*, match_id: int, by: User) -> Match:
         match.save(update_fields=["status", "ended_at"])
         if match.table_id:
             Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+        transaction.on_commit(functools.partial(match_cache.end, match.pk))
     if match.table_id:
         broadcast.table_changed(match.table_id)
     return match

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import local_timers, match_cache, services
@@ -167,3 +167,42 @@ async def test_a_cache_older_than_the_arming_commit_is_not_believed() -> None:
     assert services.timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq + 1) is None
     match_cache.drop(match_id)
     assert services.timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
+
+
+@database_sync_to_async
+def tiny_match(*, end_here: bool) -> int:
+    """A one-card Tiny match, ended by its only move here (this process commits the end) or behind this process's back."""
+    _, match, _ = started_table(players=2, game="tiny", options={"hand": 1})
+    if end_here:
+        card = Match.objects.get(pk=match.pk).state["hands"][0][0]["id"]
+        services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="last")
+    else:  # as another process would end it: this one never hears of it
+        Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED, ended_at=timezone.now())
+    assert Match.objects.get(pk=match.pk).status != Match.Status.LIVE
+    return match.pk
+
+
+async def test_a_held_timer_of_a_match_this_process_ended_is_dropped(fired_on_the_row: list[str]) -> None:
+    ended_here = await tiny_match(end_here=True)
+    ended_elsewhere = await tiny_match(end_here=False)
+    assert match_cache.has_ended(ended_here) and not match_cache.has_ended(ended_elsewhere)
+    for match_id in (ended_here, ended_elsewhere):
+        local_timers.hold(match_id=match_id, timer_id="turn-1", due_at=due_now(), armed_seq=1)
+    assert await until(lambda: database_sync_to_async(lambda: bool(fired_on_the_row))())
+    await asyncio.sleep(local_timers.DISMISS_GAP_S * 3)
+    assert fired_on_the_row == ["turn-1"], "only the match this process did not see end went to the row"
+    assert not await fired(ended_here, "turn-1"), "nothing written for a finished match's timer: the pruner deletes the row"
+
+
+async def test_an_end_is_remembered_only_once_committed() -> None:
+    @database_sync_to_async
+    def end_then_roll_back() -> int:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            _, match, _ = started_table(players=2, game="tiny", options={"hand": 1})
+            card = Match.objects.get(pk=match.pk).state["hands"][0][0]["id"]
+            services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="last")
+            assert not match_cache.has_ended(match.pk), "not before the commit"
+            raise RuntimeError("rolled back")
+        return match.pk
+
+    assert not match_cache.has_ended(await end_then_roll_back()), "a rolled-back end is no end"
