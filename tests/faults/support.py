@@ -49,6 +49,26 @@ def stored(database_url: str, match_id: int) -> tuple[list[dict[str, Any]], Any,
     return [{"kind": k, "seat": st, "data": d} for _, k, st, d in rows], state, seq, status
 
 
+async def settled_seq(database_url: str, match_id: int, *, quiet_s: float = 1.5, timeout: float = 20) -> int:
+    """The stored seq once nothing has been committed for `quiet_s`: no race or timer is about to settle.
+
+    A test that compares the seq before and after one action must not start while a
+    timer is due (a ZACK! race settles by its timer after the window closes): the timer's
+    events would be counted as the action's, or the timer's statement would be the one cut.
+    `quiet_s` is longer than any race window (`lag_cap_ms`) and the settling window.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seq, since = stored(database_url, match_id)[2], loop.time()
+    while loop.time() - since < quiet_s:
+        assert loop.time() < deadline, f"the match kept committing for {timeout} s"
+        await asyncio.sleep(0.1)
+        now = stored(database_url, match_id)[2]
+        if now != seq:
+            seq, since = now, loop.time()
+    return seq
+
+
 def assert_not_corrupted(database_url: str, match_id: int, game: str) -> tuple[list[dict[str, Any]], int]:
     """The stored log folds to the stored state, and the match row's seq is the log's length."""
     log, state, seq, _ = stored(database_url, match_id)

@@ -21,8 +21,8 @@ from tests.faults.support import (
     needs_services,
     run_logged,
     seat_table,
+    settled_seq,
     start_and_play,
-    stored,
 )
 from tools.loadtest.client import TableSocket, play
 from tools.loadtest.cluster import cluster, make_tokens
@@ -43,7 +43,7 @@ def test_a_broken_database_connection_fails_the_action_cleanly() -> None:
             socks = [TableSocket(urls=[s.ws(0)], table_id=table, token=t, name=f"s{i}") for i, t in enumerate(tokens)]
             match, player, ledger = await start_and_play(s, table, tokens, socks, socks, seed=3, acked=3, timeout=30)
             for n, pattern in enumerate(CUTS):
-                _, _, seq_before, _ = stored(db, match)
+                seq_before = await settled_seq(db, match)
                 move = player.next_move()
                 assert move is not None, "a bot has a move"
                 sock, action, _ = move
