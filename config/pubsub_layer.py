@@ -17,7 +17,8 @@ order they were sent (games.broadcast sends them in order); between processes
 Redis is the only path and nothing is ordered, which the consumers handle
 (seq gaps are filled from the database). With Redis away, this process's
 sockets still hear its sends; the publish fails as before and the others catch
-up by seq or `sync`.
+up by seq or `sync`. Each channel's queue is a `config.lean_queue.LeanQueue` (an
+`asyncio.Queue` is 3 KB of empty deques per socket).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _consistent_hash, _wrap_close, decode_hosts
+
+from config.lean_queue import LeanQueue
 
 ORIGIN_BYTES = 16
 
@@ -62,6 +65,11 @@ class _LoopLayer(RedisPubSubLoopLayer):
         super().__init__(hosts=hosts, **kwargs)
         self.origin = uuid.uuid4().bytes
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
+
+    async def _subscribe_to_channel(self, channel: str) -> None:
+        """channels_redis's own, with a `LeanQueue` for the channel (one reader: its consumer)."""
+        self.channels[channel] = LeanQueue()
+        await self._get_shard(channel).subscribe(channel)
 
     def _shard_for(self, name: str) -> RedisSingleShardConnection:
         return self._shards[_consistent_hash(name, len(self._shards))]

@@ -90,7 +90,8 @@ class TableConsumer(PlatformConsumer):
         self.bucket_at = time.monotonic()
         self.present_as: int | None = None  # the user this socket makes present at the table
         self.rtt = RttEstimator()
-        self.pinger: asyncio.Task[None] | None = None
+        self.pinger: asyncio.TimerHandle | None = None  # the next ping, while the socket is open
+        self.pings_sent = 0
         self.match_started_at: Any = None
         self.received_at = time.monotonic()
         self.received_wall: Any = None
@@ -103,17 +104,20 @@ class TableConsumer(PlatformConsumer):
             await self._present()
         await self.accept()
         await self.send_json(hello)
-        self.inbox = asyncio.Queue()
-        self.inbox_worker = asyncio.get_running_loop().create_task(self._work(), name="table-socket-inbox")
+        self.inbox = []
         local_sockets.add(self.table_id, self)
         if ping_seconds() > 0:
-            self.pinger = asyncio.get_running_loop().create_task(self._pinging(), name="table-socket-ping")
+            self._ping_due()
 
     # --- dispatch: everything in order, pongs timed on arrival -------------------------
 
-    inbox: asyncio.Queue[dict[str, Any]] | None = None
+    # Messages waiting, in arrival order, and the task that handles them one at a time: it exists
+    # only while the inbox holds something (an idle socket holds neither a task nor a queue:
+    # memory per socket, README "Performance").
+    inbox: list[dict[str, Any]] | None = None
     inbox_worker: asyncio.Task[None] | None = None
     handling = False  # the inbox worker is handling a message (it may be awaiting inside it)
+    closing = False  # disconnect has begun: no further ping is armed
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand every message to one worker task, in order, except a pong of ours: it is timed now.
@@ -127,14 +131,16 @@ class TableConsumer(PlatformConsumer):
         time it reached this process kept for a race claim.
         """
         kind = message.get("type")
-        if self.inbox is None or self.inbox_worker is None or kind == "websocket.connect":
+        if self.inbox is None or kind == "websocket.connect":
             await super().dispatch(message)
             return
         if kind == "websocket.disconnect":
-            if not self.inbox_worker.done():
+            self.closing = True
+            worker = self.inbox_worker
+            if worker is not None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.inbox.join(), 10)
-            self.inbox_worker.cancel()
+                    await asyncio.wait_for(asyncio.shield(worker), 10)  # what arrived before the close is handled
+                worker.cancel()
             await super().dispatch(message)
             return
         if kind == "websocket.receive":
@@ -142,7 +148,9 @@ class TableConsumer(PlatformConsumer):
             if self._pong_frame(message.get("text"), at):
                 return
             message = {**message, "_received": (at, timezone.now())}
-        await self.inbox.put(message)
+        self.inbox.append(message)
+        if self.inbox_worker is None:
+            self.inbox_worker = asyncio.get_running_loop().create_task(self._work(), name="table-socket-inbox")
 
     def _pong_frame(self, text: Any, at: float) -> bool:
         """A text frame that is a pong answering one of our outstanding pings: counted, True."""
@@ -155,22 +163,25 @@ class TableConsumer(PlatformConsumer):
         return isinstance(message, dict) and message.get("type") == "pong" and self._pong(message, at)
 
     async def _work(self) -> None:
+        """Handle the inbox until it is empty, then end (the next message starts a new worker)."""
         assert self.inbox is not None
-        while True:
-            message = await self.inbox.get()
-            self.handling = True
-            try:
-                received = message.pop("_received", None)
-                if received is not None:
-                    self.received_at, self.received_wall = received
-                await super().dispatch(message)
-            except Exception:  # noqa: BLE001 - as a consumer that dies of a message: the socket closes
-                log.exception("unexpected error handling %s on table %s", message.get("type"), self.table_id)
-                with contextlib.suppress(Exception):
-                    await self.close(code=1011)
-            finally:
-                self.handling = False
-                self.inbox.task_done()
+        try:
+            while self.inbox:
+                message = self.inbox.pop(0)
+                self.handling = True
+                try:
+                    received = message.pop("_received", None)
+                    if received is not None:
+                        self.received_at, self.received_wall = received
+                    await super().dispatch(message)
+                except Exception:  # noqa: BLE001 - as a consumer that dies of a message: the socket closes
+                    log.exception("unexpected error handling %s on table %s", message.get("type"), self.table_id)
+                    with contextlib.suppress(Exception):
+                        await self.close(code=1011)
+                finally:
+                    self.handling = False
+        finally:
+            self.inbox_worker = None
 
     async def _present(self) -> None:
         """Count this socket for its user, before the hello (whoever holds a hello is present).
@@ -189,6 +200,7 @@ class TableConsumer(PlatformConsumer):
 
     async def disconnect(self, code: int) -> None:
         local_sockets.discard(self.table_id, self)
+        self.closing = True
         if self.pinger is not None:
             self.pinger.cancel()
             self.pinger = None
@@ -300,7 +312,7 @@ class TableConsumer(PlatformConsumer):
         `match_events` would do when the group message came, only sooner. Otherwise nothing
         happens and that group message delivers them in order. True when sent.
         """
-        if self.inbox is None or self.handling or not self.inbox.empty() or self.blind:
+        if self.inbox is None or self.handling or self.inbox or self.blind:
             return False
         events = message["events"]
         if message["match"] != self.match_id or not events or events[0]["seq"] != self.last_seq + 1:
@@ -386,18 +398,29 @@ class TableConsumer(PlatformConsumer):
 
     # --- round trips (Fair races) ------------------------------------------------
 
-    async def _pinging(self) -> None:
-        """Ping now, a few times quickly, then every WS_PING_SECONDS, while the socket is open."""
-        sent = 0
+    def _ping_due(self) -> None:
+        """Ping now, a few times quickly, then every WS_PING_SECONDS, while the socket is open.
+
+        A timer handle between pings, not a task sleeping in a loop: an idle socket holds
+        no coroutine for its pings (memory per socket, README "Performance").
+        """
+        self.pinger = None
+        if self.closing:
+            return
+        task = asyncio.get_running_loop().create_task(self._ping())
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    async def _ping(self) -> None:
         try:
-            while True:
-                await self.send_json(self.rtt.ping(time.monotonic()))
-                sent += 1
-                await asyncio.sleep(PING_WARMUP_GAP_S if sent < PING_WARMUP else ping_seconds())
-        except asyncio.CancelledError:
-            raise
+            await self.send_json(self.rtt.ping(time.monotonic()))
         except Exception:  # noqa: BLE001 - a socket closing under the ping; races then judge on the last estimate
             log.debug("pinging a socket of table %s stopped", self.table_id, exc_info=True)
+            return
+        self.pings_sent += 1
+        if not self.closing:
+            delay = PING_WARMUP_GAP_S if self.pings_sent < PING_WARMUP else ping_seconds()
+            self.pinger = asyncio.get_running_loop().call_later(delay, self._ping_due)
 
     def _pong(self, message: dict[str, Any], at: float) -> bool:
         """Count a pong that answers one of this socket's pings (it came in at `at`); False for any other."""

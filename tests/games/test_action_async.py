@@ -9,7 +9,6 @@ connection back idle. PostgreSQL only, as the fast path is.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import uuid
 from typing import Any
@@ -187,7 +186,7 @@ class _Socket(TableConsumer):
     """A table consumer with no connection: what `deliver_now` would send, recorded."""
 
     def __init__(self, match_id: int, last_seq: int) -> None:
-        self.inbox, self.handling, self.blind, self.game, self.seat = asyncio.Queue(), False, False, "tiny", 0
+        self.inbox, self.handling, self.blind, self.game, self.seat = [], False, False, "tiny", 0
         self.match_id, self.last_seq, self.sent = match_id, last_seq, []
 
     async def _send_events(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> None:
@@ -212,7 +211,7 @@ async def test_a_socket_takes_a_handed_over_commit_only_when_idle_and_next_in_li
     busy = _Socket(message["match"], seq - 1)
     busy.handling = True  # awaiting inside a message of its own
     queued = _Socket(message["match"], seq - 1)
-    queued.inbox.put_nowait({"type": "match.events"})  # something earlier still waits in its inbox
+    queued.inbox.append({"type": "match.events"})  # something earlier still waits in its inbox
     other = _Socket(message["match"] + 1, seq - 1)  # it shows another match
     blind = _Socket(message["match"], seq - 1)
     blind.blind = True
