@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, latency, registry, selectors, services
+from games import errors, latency, local_sockets, registry, selectors, services
 from games.engine import fold_all
 from games.latency import RttEstimator, compensation_ms, robust_median
 from games.models import Match, MatchEvent, Seat, Table, TableConnection
@@ -304,6 +304,31 @@ async def test_the_server_pings_right_after_hello_and_a_pong_gives_the_round_tri
     await comm.send_json_to({"type": "ping"})  # the client's own ping is still answered
     assert (await next_of(comm, "pong")) == {"type": "pong"}
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_idle_socket_holds_no_task_and_its_pings_stop_when_it_closes(settings: Any) -> None:
+    """Memory per socket (README "Performance"): between messages a socket has no inbox worker, between pings a timer handle."""
+    table, comm = await pinged_socket(settings, 1)
+    (consumer,) = list(local_sockets._by_table[table.pk])
+    for _ in range(3):
+        ping = await next_of(comm, "ping")
+        await comm.send_json_to({"type": "pong", "n": ping["n"]})
+    await comm.send_json_to({"type": "ping"})  # a message the inbox worker handles
+    assert (await next_of(comm, "pong")) == {"type": "pong"}
+    await asyncio.sleep(0.05)
+    assert consumer.inbox == [] and consumer.inbox_worker is None, "the worker ended with the inbox empty"
+    assert isinstance(consumer.pinger, asyncio.TimerHandle) and consumer.pings_sent >= 3
+    await comm.send_json_to({"type": "ping"})
+    await comm.send_json_to({"type": "ping"})
+    assert [await next_of(comm, "pong") for _ in range(2)] == [{"type": "pong"}] * 2, "a new worker for the next ones"
+    sent = consumer.pings_sent
+    await comm.disconnect()
+    assert consumer.pinger is None and consumer.closing
+    consumer._ping_due()  # a handle that fired as the socket closed arms nothing
+    await asyncio.sleep(0.05)
+    assert consumer.pinger is None and consumer.pings_sent == sent
 
 
 @pytest.mark.django_db(transaction=True)
