@@ -45,7 +45,7 @@ SYNC_LIMIT = 500
 # race early in the match is already judged on an estimate, then every WS_PING_SECONDS (0: no pings).
 PING_WARMUP = 3
 PING_WARMUP_GAP_S = 0.3
-_background: set[asyncio.Task[None]] = set()  # round-trip writes in flight (kept from the garbage collector)
+_background: set[asyncio.Task[None]] = set()  # round-trip writes and pings in flight (kept from the garbage collector)
 
 
 def ping_seconds() -> float:
