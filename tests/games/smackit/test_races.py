@@ -17,7 +17,7 @@ import pytest
 from games.engine import RuleError, Timing, fold_all
 from games.races import settle_at
 from games.smackit.bot import BOT, LEVELS
-from games.smackit.rules import RULES
+from games.smackit.rules import DECK, RULES
 from tests.games.race_checks import check_settled_races
 from tests.games.race_timings import RandomTimings
 from tests.games.smackit.harness import HARNESS
@@ -231,11 +231,50 @@ def test_a_race_for_the_last_card_of_a_challenge_round_ends_the_round() -> None:
     assert not p.view["challenge"]["active"] and p.state["turn"] == 1
 
 
-def test_reaction_is_never_negative() -> None:
-    # a judged time just before the flip (a round-trip estimate off by a little) counts as 0 ms
+def test_a_smack_judged_before_the_card_lay_there_is_no_claim_on_it() -> None:
+    # [D19]: judged 30 ms before the flip, the sender could not have seen it: a false smack on what lay there then
     p = smack_on_top()
-    ev = p.smack_t(1, 1030, [0, 60, 0])
-    assert only(ev, "race_claimed")["data"]["claim"]["reaction_ms"] == 0
+    ev = p.smack_t(2, 1030, [0, 0, 60])
+    assert not [e for e in ev if e["kind"] == "race_claimed"] and p.state["race"] is None
+    false = only(ev, "smacked")
+    assert false["data"] == {"result": "false", "at_ms": 1030, "judged_ms": 970, "top": DECK[num(1)], "early": True}
+    assert only(ev, "forfeited")["seat"] == 2
+    assert p.view["centre"]["top"]["face"] == "smack"  # the smack card still waits for its smack
+    ev = p.smack_t(0, 1300, [0, 0, 60])
+    assert only(ev, "race_claimed")["data"]["claim"]["reaction_ms"] == 300
+
+
+def test_a_slow_lines_smack_for_the_card_just_won_does_not_win_the_next_smack_card() -> None:
+    # The CI failure this rule answers: far (seat 1, 360 ms round trip, compensated 200) smacks the
+    # first smack card in reaction to it; near won it, flipped at once, and turned up the next one.
+    p = Timed([[S[0], S[1], num(1)], [num(2), num(3)]])
+    comp = [0, 200]
+    p.flip(0, at=1000)
+    p.smack_t(0, 1260, comp)  # near reacted in 260 ms; far may still be judged faster until 1460
+    ev = p.timer("race:smack:0", 1460)
+    assert only(ev, "race_settled")["data"]["winner"] == 0 and p.state["turn"] == 0
+    p.flip(0, at=1462)  # the second smack card
+    ev = p.smack_t(1, 1560, comp)  # far's smack for the first card: seen at 1180, sent at 1380, here at 1560
+    late = only(ev, "smacked")
+    assert late["data"]["result"] == "ignored" and late["data"]["early"] is True and late["data"]["behind_ms"] == 100
+    assert p.state["race"] is None and p.view["centre"]["top"]["id"] == S[1]
+    ev = p.smack_t(0, 1722, comp)  # near reacts to the second card in 260 ms again
+    assert only(ev, "race_claimed")["data"]["claim"]["reaction_ms"] == 260
+    ev = p.timer("race:smack:1", 1922)
+    assert only(ev, "race_settled")["data"]["winner"] == 0
+
+
+def test_an_early_false_smack_that_leaves_one_holder_settles_the_pending_race_first() -> None:
+    p = Timed([[num(1), num(2)], [S[0]], [num(3)]])
+    comp = [0, 0, 200]
+    p.flip(0, at=0)
+    p.flip(1, at=1000)  # seat 1's last card: it is out, and may still smack
+    p.smack_t(0, 1100, comp)  # pending: seat 2 could be judged faster until 1300
+    ev = p.smack_t(2, 1150, comp)  # judged 950, before the card: false, and its last card goes
+    assert p.kinds(ev) == ["smacked", "forfeited", "turn", "out", "race_settled", "smacked", "pile_won", "finished"]
+    assert ev[0]["data"]["early"] is True and ev[0]["data"]["result"] == "false"
+    assert only(ev, "race_settled")["data"]["winner"] == 0
+    assert only(ev, "finished")["data"]["outcome"]["winners"] == [0]
 
 
 def test_a_forfeited_smack_card_is_raced_for_from_the_moment_it_lay_there() -> None:

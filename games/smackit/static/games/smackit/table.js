@@ -27,6 +27,8 @@ const STRINGS = {
   smackWon: gettext("{name} won the smack in {ms} ms"),
   smackLate: gettext("{name} was {ms} ms too late (ignored)"),
   smackFalse: gettext("False smack by {name}!"),
+  smackEarly: gettext("{name} smacked before the card lay there: late for the last one (ignored)"),
+  smackEarlyFalse: gettext("False smack by {name}: before the Smack it! card lay there!"),
   forfeit: gettext("{name} forfeits a card to the bottom"),
   pileWon: (v) => ngettext("{name} takes the pile ({n} card)", "{name} takes the pile ({n} cards)", v.n),
   pileWonChallenge: (v) => ngettext("{name} wins the challenge with {value} ({n} card)", "{name} wins the challenge with {value} ({n} cards)", v.n),
@@ -93,7 +95,9 @@ function sentence(t, e, name) {
   switch (e.kind) {
     case "smacked":
       if (d.result === "win") return { text: fill(t.smackWon, { name: name(e.seat), ms: d.reaction_ms }), tone: "good" };
+      if (d.result === "ignored" && d.early) return { text: fill(t.smackEarly, { name: name(e.seat) }), tone: "info" };
       if (d.result === "ignored") return { text: fill(t.smackLate, { name: name(e.seat), ms: d.behind_ms }), tone: "info" };
+      if (d.early) return { text: fill(t.smackEarlyFalse, { name: name(e.seat) }), tone: "bad" };
       return { text: fill(t.smackFalse, { name: name(e.seat) }), tone: "bad" };
     case "forfeited":
       return { text: fill(t.forfeit, { name: name(e.seat) }), tone: "bad" };
