@@ -3,6 +3,7 @@ and never a wrong answer when the match changed behind the cache's back. Postgre
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -169,6 +170,7 @@ def test_a_race_claim_goes_in_one_message_timed_as_on_the_locked_path() -> None:
     turn = smack_next(match)
     services.action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")  # locked: now cached
     claimer = (turn + 1) % 3
+    time.sleep(0.06)  # more than its 40 ms round trip after the flip: a reaction to the card, not a smack judged before it [D19]
     with CaptureQueriesContext(connection) as sent:
         result = services.action_submit(
             match_id=match.pk, seat=claimer, action={"kind": "smack"}, action_id="s1", rtt_ms=40, received_at=None
