@@ -12,7 +12,7 @@
   the highest rate whose every-socket p99 ≤ 50 ms with nothing lost.
 - `memory [--steps 500,1000,2000]`: resident memory of one daphne with 0 and
   then that many idle sockets open (spectators of a few tables, answering
-  pings), and KB per socket.
+  pings), KB per socket, and daphne's CPU over 10 s at each step (what idle sockets cost).
 - `queries [--calls N]`: what one table message and one stored round trip cost
   a web process's database thread, through the ORM and by hand, in turns (a
   4-seat table with its players' live sockets, on the cluster's PostgreSQL).
@@ -189,6 +189,15 @@ def run_ramp(args: argparse.Namespace) -> None:
 # --- memory ------------------------------------------------------------------------
 
 
+def cpu_percent(pid: int, seconds: float = 10.0) -> float:
+    """The process's CPU over `seconds`, in % of one core: what idle sockets cost (their pings and pongs)."""
+    proc = psutil.Process(pid)
+    before = proc.cpu_times()
+    time.sleep(seconds)
+    after = proc.cpu_times()
+    return 100 * ((after.user - before.user) + (after.system - before.system)) / seconds
+
+
 def rss_settled(pid: int, seconds: float = 3.0) -> int:
     """daphne's resident bytes once the last connections settled (the largest of a few samples)."""
     proc = psutil.Process(pid)
@@ -213,7 +222,9 @@ async def memory(s: Cluster, args: argparse.Namespace, table_ids: list[int]) -> 
             gc.collect()
             rss = await asyncio.to_thread(rss_settled, pid)
             per = (rss - base) / len(sockets) / 1024
-            line = (f"daphne RSS with {len(sockets):5} idle sockets: {rss / 2**20:7.1f} MB -> {per:5.1f} KB per socket "
+            cpu = await asyncio.to_thread(cpu_percent, pid)
+            line = (f"daphne RSS with {len(sockets):5} idle sockets: {rss / 2**20:7.1f} MB -> {per:5.1f} KB per socket; "
+                    f"CPU {cpu:5.1f} % of a core idle (pings and pongs) "
                     f"(pings answered so far {sum(x.pings for x in sockets)}; load {load_average()})")
             print(line, flush=True)
             lines.append(line)
