@@ -73,8 +73,8 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   (`races`). The race for a smack card lying on top opens with the first smack
   on it; it was open since the card was placed (`top_at`, the flip's or the
   forfeit's `now_ms`), so a claim's `reaction_ms` is its judged time minus
-  that moment (never negative: a smack judged before it is no claim [D19]). Each claim is a `race_claimed` event (arrival and
-  judged time); the race is settled when no seat that has not claimed could
+  that moment (never negative: a smack judged before it is no claim [D19]).
+  Each claim is a `race_claimed` event (arrival and judged time); the race is settled when no seat that has not claimed could
   still be judged faster (`races.settle_at`), at once when nobody is
   compensated, else by the `race:<id>` timer or lazily by the first action
   arriving after that moment. The fastest judged claim wins the pile
@@ -495,6 +495,7 @@ class SmackItRules(GameRules):
         if st["for_good"][s]:
             raise RuleError("out_for_good", "you are out for good and can no longer smack")
         race = st.get("race")
+        early = False
         if race is not None or _smack_on_top(st):
             if race is not None and any(c["seat"] == s for c in race["claims"]):
                 raise RuleError("already_smacked", "your hand already lies on this card: the race is being judged")
@@ -502,11 +503,8 @@ class SmackItRules(GameRules):
             if placed is None or timing.judged_ms >= placed:
                 self._claim(tx, s, now_ms, rng, timing)
                 return
-            # judged before this smack card lay there: aimed at what lay on top before it [D19]
-            if not self._late_smack(tx, s, timing.arrival_ms, timing.judged_ms, now_ms, rng, early=True):
-                self._settle(tx, now_ms, rng)
-            return
-        if not self._late_smack(tx, s, timing.arrival_ms, timing.judged_ms, now_ms, rng):
+            early = True  # judged before this smack card lay there: aimed at what lay on top before it [D19]
+        if not self._late_smack(tx, s, timing.arrival_ms, timing.judged_ms, now_ms, rng, early=early):
             self._settle(tx, now_ms, rng)
 
     def _claim(self, tx: Tx, s: int, now_ms: int, rng: random.Random, timing: Timing) -> None:
@@ -573,10 +571,7 @@ class SmackItRules(GameRules):
         """
         state = tx.state
         centre = state["centre"]
-        if early:
-            top = state.get("under")  # .get: a state folded before [D19] has no `under`
-        else:
-            top = centre[-1] if centre else None
+        top = state.get("under") if early else (centre[-1] if centre else None)  # .get: states folded before [D19]
         flag = {"early": True} if early else {}
         lw = state["last_win"]
         grace = state["options"]["smack_grace_ms"]
