@@ -87,15 +87,21 @@ class Harness:
 
 
 def iter_cards(obj: Any) -> Iterator[dict[str, Any]]:
-    """Every card-shaped dict inside a message: an int `id` with a `face` or `rank`."""
-    if isinstance(obj, dict):
-        if isinstance(obj.get("id"), int) and ("face" in obj or "rank" in obj):
-            yield obj
-        for v in obj.values():
-            yield from iter_cards(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from iter_cards(v)
+    """Every card-shaped dict inside a message: an int `id` with a `face` or `rank`.
+
+    A loop over a stack rather than nested generators: it walks every view of every seat after
+    every event of the secrecy soak, where the recursive `yield from` was its largest cost.
+    """
+    stack = [obj]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        if type(item) is dict:
+            if type(item.get("id")) is int and ("face" in item or "rank" in item):
+                yield item
+            push(item.values())
+        elif type(item) is list:
+            push(item)
 
 
 def visible_ids(obj: Any) -> set[int]:
