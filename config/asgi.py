@@ -14,7 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.ws_auth import TokenOrSessionAuth, same_origin_only  # noqa: E402
-from config import lean_queue, write_through  # noqa: E402
+from config import lazy_log_args, lean_queue, write_through  # noqa: E402
 from config.middleware import refuse_unstorable_sockets  # noqa: E402
 from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments_websockets  # noqa: E402
@@ -32,6 +32,7 @@ application = ProtocolTypeRouter(
 if settings.WS_WRITE_THROUGH:
     write_through.install()
 lean_queue.install_in_daphne()
+lazy_log_args.install()
 
 # What a started web process has built (Django, URL conf, models, rules) lives as long as it does:
 # keep it out of the collector's scans and walk the old generation rarely. Full collections walked

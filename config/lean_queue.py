@@ -14,25 +14,62 @@ waits while it is empty; a `get` cancelled while waiting loses nothing (an item 
 taken only by a `get` that returns it); `put_nowait` never blocks (unbounded, as
 all three callers use theirs). What it drops: `maxsize`, `join`/`task_done`, several
 readers at once (a second concurrent `get` is refused rather than served unfairly).
+
+What it adds: a *tap* (`set_tap`), which its reader may install to take an item as it is put,
+before anything waits on it. daphne puts a socket's every frame here from inside Twisted's read
+callback; Channels' reader then wakes a task, `asyncio.wait`s over the socket's two receive tasks,
+dispatches, and makes a new task for the next frame: about a third of an idle socket's CPU (its
+pings' pongs, README "Performance"). A table socket taps its frames straight into its own inbox
+instead. Order is kept: the tap only sees an item when nothing is queued before it, and an item it
+declines (returns False) is queued as before, with everything after it behind it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Callable
 from functools import partial
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class LeanQueue(Generic[T]):
-    __slots__ = ("_items", "_waiter")
+    __slots__ = ("_items", "_tap", "_waiter")
 
     def __init__(self) -> None:
         self._items: list[T] = []
         self._waiter: asyncio.Future[None] | None = None
+        self._tap: Callable[[T], bool] | None = None
+
+    def set_tap(self, tap: Callable[[T], bool] | None) -> None:
+        """Offer every item put from now on to `tap` first (None: no tap); what is queued already is offered now, in order.
+
+        `tap(item)` returns True when it took the item (it is not queued). It must not block;
+        if it raises, the item is queued as if there were no tap (and the error logged).
+        """
+        self._tap = tap
+        if tap is None:
+            return
+        items, self._items = self._items, []
+        for i, item in enumerate(items):
+            if not self._offer(tap, item):
+                self._items = items[i:]
+                break
+
+    def _offer(self, tap: Callable[[T], bool], item: T) -> bool:
+        try:
+            return bool(tap(item))
+        except Exception:  # noqa: BLE001 - the putter (daphne's read callback) must never see it
+            log.exception("a queue's tap failed; the item is queued instead")
+            return False
 
     def put_nowait(self, item: T) -> None:
+        tap = self._tap
+        if tap is not None and not self._items and self._offer(tap, item):
+            return
         self._items.append(item)
         waiter = self._waiter
         if waiter is not None and not waiter.done():

@@ -241,6 +241,9 @@ LOCAL_TIMERS = os.environ.get("LOCAL_TIMERS", "1") != "0"
 ACTION_CACHE = os.environ.get("ACTION_CACHE", "1") != "0"
 # daphne sends a frame when it is written, not a turn of the loop later (config/write_through.py); 0 to measure without.
 WS_WRITE_THROUGH = os.environ.get("WS_WRITE_THROUGH", "1") != "0"
+# A table socket takes daphne's frames as they are read, not through Channels' reader tasks, and pings
+# without a task (config/lean_queue.py, config/eager.py); 0 to measure without.
+WS_TAP_FRAMES = os.environ.get("WS_TAP_FRAMES", "1") != "0"
 # That one message is sent from the event loop by psycopg's async driver (config/async_db.py), at most
 # DB_ASYNC_POOL_SIZE connections per web process; 0: from a database thread through Django (to measure it).
 ACTION_ASYNC = os.environ.get("ACTION_ASYNC", "1") != "0"

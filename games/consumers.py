@@ -18,10 +18,12 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
 
-from config import async_db, wire
+from config import async_db, eager, wire
+from config.lean_queue import LeanQueue
 from games import error_texts, errors, heartbeat, local_sockets, selectors, services
 from games.broadcast import LOBBY_GROUP, table_group
 from games.deals import deal_played_elsewhere
@@ -45,11 +47,27 @@ SYNC_LIMIT = 500
 # race early in the match is already judged on an estimate, then every WS_PING_SECONDS (0: no pings).
 PING_WARMUP = 3
 PING_WARMUP_GAP_S = 0.3
-_background: set[asyncio.Task[None]] = set()  # round-trip writes and pings in flight (kept from the garbage collector)
+_background: set[asyncio.Task[None]] = set()  # round-trip writes in flight (kept from the garbage collector)
 
 
 def ping_seconds() -> float:
     return float(settings.WS_PING_SECONDS)
+
+
+def session_free_send(send: Any) -> Any:
+    """The send under Channels' session middleware, for a socket: that middleware only acts on HTTP responses.
+
+    `InstanceSessionWrapper.send` saves the session and sets its cookie on `http.response.start`
+    and passes every other message through; on the way it reads the lazy session's `modified` and
+    `is_empty()` for each frame (a sixth of an idle socket's ping cost, py-spy, README
+    "Performance"). A WebSocket never sends that message, so its frames go straight to the
+    server; a wrapper set to act on anything else is kept.
+    """
+    wrapper = getattr(send, "__self__", None)
+    while isinstance(wrapper, InstanceSessionWrapper) and all(t.startswith("http.") for t in wrapper.save_message_types):
+        send = wrapper.real_send
+        wrapper = getattr(send, "__self__", None)
+    return send
 
 
 class PlatformConsumer(AsyncWebsocketConsumer):
@@ -65,6 +83,9 @@ class PlatformConsumer(AsyncWebsocketConsumer):
     call, so the hop guards nothing and is skipped.
     """
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await super().__call__(scope, receive, session_free_send(send))
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -77,6 +98,14 @@ class TableConsumer(PlatformConsumer):
     seat: int | None
     match_id: int | None
     last_seq: int
+
+    frames: LeanQueue[dict[str, Any]] | None = None  # daphne's input queue of this socket, when it is ours (config/lean_queue.py)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        queue = getattr(receive, "__self__", None)
+        if isinstance(queue, LeanQueue) and settings.WS_TAP_FRAMES:
+            self.frames = queue
+        await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -105,6 +134,8 @@ class TableConsumer(PlatformConsumer):
         await self.accept()
         await self.send_json(hello)
         self.inbox = []
+        if self.frames is not None:
+            self.frames.set_tap(self._tap)
         local_sockets.add(self.table_id, self)
         if ping_seconds() > 0:
             self._ping_due()
@@ -136,6 +167,8 @@ class TableConsumer(PlatformConsumer):
             return
         if kind == "websocket.disconnect":
             self.closing = True
+            if self.frames is not None:
+                self.frames.set_tap(None)
             worker = self.inbox_worker
             if worker is not None:
                 with contextlib.suppress(TimeoutError):
@@ -144,10 +177,30 @@ class TableConsumer(PlatformConsumer):
             await super().dispatch(message)
             return
         if kind == "websocket.receive":
-            at = time.monotonic()
-            if self._pong_frame(message.get("text"), at):
-                return
-            message = {**message, "_received": (at, timezone.now())}
+            self._arrived(message)
+            return
+        self._queue(message)
+
+    def _tap(self, message: dict[str, Any]) -> bool:
+        """daphne's frames as it reads them, before Channels' reader wakes (config/lean_queue.py): taken, True.
+
+        Exactly what `dispatch` does with a frame, a turn of the loop and two tasks sooner: a pong
+        of ours counted, anything else into the inbox in order. The close is declined (False):
+        it reaches `dispatch` through Channels' reader, behind every frame taken before it.
+        """
+        if message.get("type") != "websocket.receive" or self.inbox is None or self.closing:
+            return False
+        self._arrived(message)
+        return True
+
+    def _arrived(self, message: dict[str, Any]) -> None:
+        at = time.monotonic()
+        if self._pong_frame(message.get("text"), at):
+            return
+        self._queue({**message, "_received": (at, timezone.now())})
+
+    def _queue(self, message: dict[str, Any]) -> None:
+        assert self.inbox is not None
         self.inbox.append(message)
         if self.inbox_worker is None:
             self.inbox_worker = asyncio.get_running_loop().create_task(self._work(), name="table-socket-inbox")
@@ -407,9 +460,7 @@ class TableConsumer(PlatformConsumer):
         self.pinger = None
         if self.closing:
             return
-        task = asyncio.get_running_loop().create_task(self._ping())
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        eager.run_now(self._ping(), what="a ping")  # no task: daphne's send never waits (config/eager.py)
 
     async def _ping(self) -> None:
         try:

@@ -23,6 +23,29 @@ def _short_lived_connections() -> None:
     connections.settings["default"]["CONN_MAX_AGE"] = 0
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sockets_read_as_daphne_reads_them() -> Iterator[None]:
+    """Test sockets get daphne's input queue, a LeanQueue (config/lean_queue.install_in_daphne), not asgiref's asyncio.Queue.
+
+    So the consumers under test take frames as under daphne (a table socket taps them,
+    `WS_TAP_FRAMES`); `settings.WS_TAP_FRAMES = False` runs Channels' reader path instead.
+    """
+    from asgiref.testing import ApplicationCommunicator
+
+    from config.lean_queue import LeanQueue
+
+    original = ApplicationCommunicator.input_queue
+
+    def input_queue(self: ApplicationCommunicator) -> Any:
+        if self._input_queue is None and self.scope.get("type") == "websocket":
+            self._input_queue = LeanQueue()
+        return original.fget(self)  # type: ignore[attr-defined]
+
+    ApplicationCommunicator.input_queue = property(input_queue)  # type: ignore[method-assign,assignment]
+    yield
+    ApplicationCommunicator.input_queue = original  # type: ignore[method-assign]
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     """After each test, no PostgreSQL pool connection may stay checked out: start the next one on a fresh pool.

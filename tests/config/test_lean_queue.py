@@ -62,6 +62,48 @@ async def test_a_second_reader_at_once_is_refused() -> None:
     assert await first == 1
 
 
+@pytest.mark.asyncio
+async def test_a_tap_takes_what_it_accepts_and_the_rest_queues_in_order() -> None:
+    q: LeanQueue[int] = LeanQueue()
+    taken: list[int] = []
+
+    def evens(item: int) -> bool:
+        if item % 2 == 0:
+            taken.append(item)
+            return True
+        return False
+
+    q.put_nowait(0)  # before the tap: queued
+    q.put_nowait(1)
+    q.set_tap(evens)  # what is queued is offered now, in order: 0 taken, 1 declined and kept
+    assert taken == [0] and q.qsize() == 1
+    q.put_nowait(2)  # something is queued before it: not offered, queued behind 1
+    assert taken == [0] and q.qsize() == 2
+    assert [q.get_nowait(), q.get_nowait()] == [1, 2]
+    q.put_nowait(4)  # nothing queued: the tap takes it, no reader is woken
+    getter = asyncio.ensure_future(q.get())
+    await asyncio.sleep(0)
+    q.put_nowait(6)
+    await asyncio.sleep(0)
+    assert not getter.done() and taken == [0, 4, 6]
+    q.put_nowait(7)
+    assert await asyncio.wait_for(getter, 1) == 7
+    q.set_tap(None)
+    q.put_nowait(8)
+    assert q.get_nowait() == 8 and taken == [0, 4, 6]
+
+
+def test_a_failing_tap_queues_the_item() -> None:
+    q: LeanQueue[int] = LeanQueue()
+
+    def broken(item: int) -> bool:
+        raise ValueError("tap bug")
+
+    q.set_tap(broken)
+    q.put_nowait(1)
+    assert q.get_nowait() == 1
+
+
 def test_it_is_small() -> None:
     import sys
 

@@ -246,3 +246,39 @@ async def test_table_changes_and_chat_reach_the_table() -> None:
     msgs = await receive_until(comm, "hello")
     assert msgs[-1]["view"] is not None and msgs[-1]["seat"] == 0
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("tap", [True, False])
+async def test_frames_are_taken_as_daphne_puts_them_or_through_channels_reader(settings: Any, tap: bool) -> None:
+    """With WS_TAP_FRAMES a table socket takes each frame inside daphne's put (config/lean_queue.py):
+    nothing is left queued for Channels' reader. Without, the frame waits for the reader. Either way
+    every frame is answered, in order."""
+    settings.WS_TAP_FRAMES = tap
+    table, match, tokens = await setup_table()
+    comm, _ = await connect(table.pk, tokens[0])
+    card = match.state["hands"][0][0]
+    await comm.send_json_to({"type": "ping"})
+    assert comm.input_queue.qsize() == (0 if tap else 1)
+    await comm.send_json_to({"type": "act", "id": "t1", "action": {"kind": "play", "card": card["id"]}})
+    await comm.send_json_to({"type": "sync", "since": match.seq})
+    got = [await comm.receive_json_from(timeout=5) for _ in range(4)]
+    assert [m["type"] for m in got] == ["pong", "events", "ack", "events"]
+    await comm.disconnect()
+
+
+async def test_a_sockets_frames_skip_the_session_wrapper_that_only_acts_on_http() -> None:
+    from channels.sessions import InstanceSessionWrapper
+
+    from games.consumers import session_free_send
+
+    async def server_send(message: dict[str, Any]) -> None:
+        return None
+
+    wrapper = InstanceSessionWrapper.__new__(InstanceSessionWrapper)
+    wrapper.real_send = server_send
+    assert session_free_send(wrapper.send) is server_send
+    acting = InstanceSessionWrapper.__new__(InstanceSessionWrapper)
+    acting.real_send = server_send
+    acting.save_message_types = ["websocket.send"]  # a wrapper that would act on a socket's frames is kept
+    assert session_free_send(acting.send) == acting.send
+    assert session_free_send(server_send) is server_send
