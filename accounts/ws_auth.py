@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from channels.auth import AuthMiddlewareStack
+from channels.auth import get_user
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.http.cookie import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.http import is_same_domain
 
 from accounts.tokens import user_for_token
-
-
-class _TokenAuth:
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        key = (query.get("token") or [""])[0]
-        if key:
-            user = await database_sync_to_async(user_for_token)(key)  # expired or revoked: a spectator
-            scope = dict(scope, user=user if user is not None else AnonymousUser())
-        return await self.inner(scope, receive, send)
-
-
-def TokenOrSessionAuth(inner: Any) -> Any:  # noqa: N802 - reads like the middleware it builds
-    """Session first (browser pages); a `?token=` overrides it."""
-    return AuthMiddlewareStack(_TokenAuth(inner))
+from config.middleware import scope_problem
 
 
 def origin_allowed(*, origin: str, host: str, secure: bool) -> bool:
@@ -59,17 +44,30 @@ def origin_allowed(*, origin: str, host: str, secure: bool) -> bool:
     return origin == f"{'https' if secure else 'http'}://{host}"
 
 
-class _SameOrigin:
-    """Refuse a browser socket from another site (cross-site WebSocket hijacking rides the session cookie).
+class SocketGate:
+    """Every socket's handshake, in one middleware: storable text, same origin, then who it is.
 
-    A socket without an Origin passes: browsers always send one, so it is a tool or a bot, which
-    authenticates with `?token=` (no ambient cookie a foreign page could borrow) and is no CSRF vector.
+    In order: a path, query or header the database could not hold is refused (4400, before
+    anything reads it: `config.middleware.scope_problem`); a browser socket from another site is
+    refused (4403: cross-site WebSocket hijacking rides the session cookie; a socket without an
+    Origin is a tool or a bot, which authenticates with `?token=`, no ambient cookie a foreign page
+    could borrow); then the user: `?token=` if given (expired or revoked: a spectator), else the
+    session cookie, checked as Django checks it (channels.auth.get_user: the session's auth hash).
+
+    One middleware rather than Channels' stack of four plus ours: each layer copied the scope and
+    kept a coroutine frame (and the session wrapper its objects) for the socket's whole life,
+    several KB of every open socket (README "Performance", memory per socket). The scope the
+    consumer gets carries `user`; no socket reads `session` or `cookies`, and a socket never
+    sends the HTTP response the session middleware saves on.
     """
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
+        if scope_problem(scope) is not None:
+            await send({"type": "websocket.close", "code": 4400})
+            return None
         headers = dict(scope.get("headers", []))
         origin = headers.get(b"origin")
         if origin is not None:
@@ -78,8 +76,18 @@ class _SameOrigin:
             if not origin_allowed(origin=origin.decode("latin-1"), host=host, secure=secure):
                 await send({"type": "websocket.close", "code": 4403})
                 return None
-        return await self.inner(scope, receive, send)
+        return await self.inner(dict(scope, user=await socket_user(scope, headers.get(b"cookie"))), receive, send)
 
 
-def same_origin_only(inner: Any) -> Any:
-    return _SameOrigin(inner)
+async def socket_user(scope: dict, cookie: bytes | None) -> Any:
+    """`?token=` first (a bot or API client), else the session cookie's user, else AnonymousUser."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    key = (query.get("token") or [""])[0]
+    if key:
+        user = await database_sync_to_async(user_for_token)(key)
+        return user if user is not None else AnonymousUser()
+    session_key = parse_cookie(cookie.decode("latin-1")).get(settings.SESSION_COOKIE_NAME) if cookie else None
+    if not session_key:
+        return AnonymousUser()
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return await get_user({"session": session})

@@ -13,9 +13,8 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from accounts.ws_auth import TokenOrSessionAuth, same_origin_only  # noqa: E402
+from accounts.ws_auth import SocketGate  # noqa: E402
 from config import lazy_log_args, lean_queue, write_through  # noqa: E402
-from config.middleware import refuse_unstorable_sockets  # noqa: E402
 from games.routing import websocket_urlpatterns as games_websockets  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as tournaments_websockets  # noqa: E402
 
@@ -25,7 +24,7 @@ websocket_urlpatterns = [*games_websockets, *tournaments_websockets]
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": refuse_unstorable_sockets(same_origin_only(TokenOrSessionAuth(URLRouter(websocket_urlpatterns)))),
+        "websocket": SocketGate(URLRouter(websocket_urlpatterns)),
     }
 )
 

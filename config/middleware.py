@@ -5,7 +5,7 @@ A NUL in a path (`/u/%00/`, `/api/stats/players/%00/`), a query parameter (`?gam
 it: a 500. No URL or header of ours has a use for NUL (RFC 9110 forbids it in field values), so
 the request is answered here, before any view or authentication reads it: 400, naming the
 parameter; for `/api/` in the REST error shape `{"detail", "code"}`. The socket side
-(`refuse_unstorable_sockets`, config/asgi.py) refuses such a handshake with close code 4400:
+(`accounts.ws_auth.SocketGate`, with `scope_problem`) refuses such a handshake with close code 4400:
 `ws/tables/1/?token=%00` reached the token lookup and crashed the handshake.
 """
 
@@ -67,19 +67,3 @@ def scope_problem(scope: dict[str, Any]) -> str | None:
         if b"\x00" in value:
             return f"header {name.decode('latin-1')}"
     return None
-
-
-class _RefuseUnstorableSockets:
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
-        if scope["type"] == "websocket" and scope_problem(scope) is not None:
-            await send({"type": "websocket.close", "code": 4400})
-            return None
-        return await self.inner(scope, receive, send)
-
-
-def refuse_unstorable_sockets(inner: Any) -> Any:
-    """Outermost on the socket side: nothing (authentication included) reads such a handshake."""
-    return _RefuseUnstorableSockets(inner)
