@@ -19,12 +19,20 @@ Redis is the only path and nothing is ordered, which the consumers handle
 sockets still hear its sends; the publish fails as before and the others catch
 up by seq or `sync`. Each channel's queue is a `config.lean_queue.LeanQueue` (an
 `asyncio.Queue` is 3 KB of empty deques per socket).
+
+A consumer may take its channel's messages as they are put instead of reading them
+(`tap_channel`, then `forget_channel` when it ends, which is what channels_redis's
+`receive` does when its reader is cancelled): Channels' dispatch loop keeps a reader task
+per source and per message and an `asyncio.wait` over them, about 4 KB of an idle socket
+and a task made for every group message (games.consumers.TableConsumer, README "Performance").
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
@@ -33,6 +41,7 @@ from channels_redis.utils import _consistent_hash, _wrap_close, decode_hosts
 from config.lean_queue import LeanQueue
 
 ORIGIN_BYTES = 16
+log = logging.getLogger(__name__)
 
 
 class _Local:
@@ -108,6 +117,27 @@ class LocalFirstPubSubChannelLayer(RedisPubSubChannelLayer):
         layer = self._get_layer()
         assert isinstance(layer, _LoopLayer)
         await layer.group_send(group, message, here)
+
+    def tap_channel(self, channel: str, tap: Callable[[dict[str, Any]], bool]) -> bool:
+        """Offer each message for `channel` to `tap` as it is put (config/lean_queue.py `set_tap`); False: not tappable here.
+
+        What `tap` declines stays queued, in order, for `receive` or a later tap.
+        """
+        queue = self._get_layer().channels.get(channel)
+        if not isinstance(queue, LeanQueue):
+            return False
+        queue.set_tap(lambda item: tap(self.deserialize(item)))
+        return True
+
+    async def forget_channel(self, channel: str) -> None:
+        """The channel gone from this process and from Redis: channels_redis's `receive` cleanup when its reader is cancelled."""
+        layer = self._get_layer()
+        if layer.channels.pop(channel, None) is None:
+            return
+        try:
+            await layer._get_shard(channel).unsubscribe(channel)
+        except Exception:  # noqa: BLE001 - as channels_redis: the consumer is ending either way
+            log.exception("unsubscribing channel %s failed", channel)
 
     def deserialize(self, message: Any) -> dict[str, Any]:
         if isinstance(message, _Local):

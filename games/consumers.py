@@ -17,7 +17,9 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
@@ -100,12 +102,43 @@ class TableConsumer(PlatformConsumer):
     last_seq: int
 
     frames: LeanQueue[dict[str, Any]] | None = None  # daphne's input queue of this socket, when it is ours (config/lean_queue.py)
+    channel_tapped = False  # the layer hands this socket's group messages to `_tap_channel` as they are put
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' `AsyncConsumer.__call__`, without its reader tasks when both sources can be tapped.
+
+        Channels' `await_many_dispatch` keeps a task per source (daphne's frames, the layer's
+        channel) and `asyncio.wait`s over both, making a new task after every message: about
+        4 KB of an idle socket and a task per group message (README "Performance"). With
+        daphne's `LeanQueue` and a layer that offers `tap_channel`, a frame and a group
+        message go straight into the inbox as they are put (`_tap`, `_tap_channel`, set once
+        the socket is accepted); this coroutine itself reads only what the taps decline: the
+        connect, and the close, which comes behind every frame taken before it. On the way
+        out the channel is forgotten, as the layer's cancelled reader would have done.
+        Another layer (the embedded default's in-memory one) keeps Channels' loop.
+        """
         queue = getattr(receive, "__self__", None)
-        if isinstance(queue, LeanQueue) and settings.WS_TAP_FRAMES:
-            self.frames = queue
-        await super().__call__(scope, receive, send)
+        if not (isinstance(queue, LeanQueue) and settings.WS_TAP_FRAMES):
+            await super().__call__(scope, receive, send)
+            return
+        self.frames = queue
+        layer = get_channel_layer(self.channel_layer_alias)
+        if not hasattr(layer, "tap_channel"):
+            await super().__call__(scope, receive, send)
+            return
+        self.scope = scope
+        self.channel_layer = layer
+        self.channel_name = await layer.new_channel()
+        self.channel_receive = functools.partial(layer.receive, self.channel_name)
+        self.base_send = session_free_send(send)
+        self.channel_tapped = True
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            await layer.forget_channel(self.channel_name)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -136,6 +169,8 @@ class TableConsumer(PlatformConsumer):
         self.inbox = []
         if self.frames is not None:
             self.frames.set_tap(self._tap)
+        if self.channel_tapped:
+            self.channel_layer.tap_channel(self.channel_name, self._tap_channel)
         local_sockets.add(self.table_id, self)
         if ping_seconds() > 0:
             self._ping_due()
@@ -186,11 +221,19 @@ class TableConsumer(PlatformConsumer):
 
         Exactly what `dispatch` does with a frame, a turn of the loop and two tasks sooner: a pong
         of ours counted, anything else into the inbox in order. The close is declined (False):
-        it reaches `dispatch` through Channels' reader, behind every frame taken before it.
+        it reaches `dispatch` through whatever reads daphne's queue (`__call__`'s own loop, or
+        Channels' reader when the layer cannot be tapped), behind every frame taken before it.
         """
         if message.get("type") != "websocket.receive" or self.inbox is None or self.closing:
             return False
         self._arrived(message)
+        return True
+
+    def _tap_channel(self, message: dict[str, Any]) -> bool:
+        """A group message as the layer puts it: into the inbox, in order, as `dispatch` would; declined once closing."""
+        if self.inbox is None or self.closing:
+            return False
+        self._queue(message)
         return True
 
     def _arrived(self, message: dict[str, Any]) -> None:

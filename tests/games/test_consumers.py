@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -282,3 +284,45 @@ async def test_a_sockets_frames_skip_the_session_wrapper_that_only_acts_on_http(
     acting.save_message_types = ["websocket.send"]  # a wrapper that would act on a socket's frames is kept
     assert session_free_send(acting.send) == acting.send
     assert session_free_send(server_send) is server_send
+
+
+
+def _reader_coroutines() -> Counter[str]:
+    """The tasks reading a socket's sources: Channels' `await_many_dispatch` makes one per source."""
+    return Counter(
+        name for t in asyncio.all_tasks() if (name := t.get_coro().__qualname__) in ("_async_proxy", "LeanQueue.get")
+    )
+
+
+@pytest.mark.parametrize("tap", [True, False])
+async def test_with_the_redis_layer_a_table_socket_holds_no_reader_task(settings: Any, tap: bool) -> None:
+    """With daphne's LeanQueue tapped and the pub/sub layer's `tap_channel`, a socket's frames and
+    group messages go into its inbox as they are put: no reader task per source (Channels'
+    `await_many_dispatch`, which the run without the tap still uses), every message still
+    handled, and the channel forgotten when the socket ends, as Channels' cancelled reader does."""
+    from channels.layers import get_channel_layer
+
+    if not hasattr(get_channel_layer(), "tap_channel"):
+        pytest.skip("needs the Redis pub/sub layer (REDIS_URL)")
+    settings.WS_TAP_FRAMES = tap
+    before = _reader_coroutines()
+    table, match, tokens = await setup_table()
+    comm, _ = await connect(table.pk, tokens[0])
+    other, _ = await connect(table.pk, tokens[1])
+    layer = get_channel_layer()._get_layer()
+    channels = set(layer.channels)
+    assert sum((_reader_coroutines() - before).values()) == (0 if tap else 4)
+    await database_sync_to_async(broadcast.table_changed)(table.pk)  # a group message to both sockets
+    assert [m["type"] for m in await receive_until(other, "table")][-1] == "table"
+    assert [m["type"] for m in await receive_until(comm, "table")][-1] == "table"
+    card = match.state["hands"][0][0]
+    await comm.send_json_to({"type": "act", "id": "r1", "action": {"kind": "play", "card": card["id"]}})
+    assert [m["type"] for m in await receive_until(comm, "ack")][-2:] == ["events", "ack"]
+    assert (await receive_until(other, "events"))[-1]["events"][0]["seq"] == match.seq + 1
+    await comm.disconnect()
+    await other.disconnect()
+    for _ in range(100):
+        if not channels & set(layer.channels):
+            break
+        await asyncio.sleep(0.01)
+    assert not channels & set(layer.channels), "each socket's channel is gone when it ends"

@@ -101,3 +101,46 @@ def test_a_send_skips_the_sockets_here_that_have_it_and_still_reaches_the_others
         await there.flush()
 
     asyncio.run(run())
+
+
+def test_a_tapped_channel_takes_messages_as_they_are_put_and_forgetting_it_unsubscribes() -> None:
+    """`tap_channel`: local sends and Redis deliveries reach the tap as they are put, decoded; what it
+    declines stays queued in order; `forget_channel` drops the channel here and at Redis."""
+
+    async def run() -> None:
+        here, there = layer(), layer()
+        mine, theirs = await here.new_channel(), await there.new_channel()
+        await here.group_add("table-3", mine)
+        await there.group_add("table-3", theirs)
+        await asyncio.sleep(0.2)
+        taken: list[dict[str, Any]] = []
+        accept = True
+
+        def tap(message: dict[str, Any]) -> bool:
+            if accept:
+                taken.append(message)
+            return accept
+
+        assert here.tap_channel(mine, tap)
+        await here.group_send("table-3", {"type": "chat.message", "message": "local"})
+        assert taken == [{"type": "chat.message", "message": "local"}], "inside the send, before the publish returned"
+        await there.group_send("table-3", {"type": "chat.message", "message": "remote"})
+        for _ in range(500):
+            if len(taken) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert taken[1] == {"type": "chat.message", "message": "remote"}, "a Redis delivery, decoded"
+        assert waiting(here, mine) == 0
+        accept = False
+        await here.group_send("table-3", {"type": "chat.message", "message": "declined"})
+        assert waiting(here, mine) == 1 and len(taken) == 2, "declined: queued for a reader"
+        assert await here.receive(mine) == {"type": "chat.message", "message": "declined"}
+        shard = here._get_layer()._get_shard(mine)
+        assert mine in shard._subscribed_to
+        await here.forget_channel(mine)
+        assert mine not in here._get_layer().channels and mine not in shard._subscribed_to
+        await here.forget_channel(mine)  # twice: nothing to do
+        await here.flush()
+        await there.flush()
+
+    asyncio.run(run())
