@@ -118,11 +118,10 @@ class TableConsumer(PlatformConsumer):
         Another layer (the embedded default's in-memory one) keeps Channels' loop.
         """
         queue = getattr(receive, "__self__", None)
-        if not (isinstance(queue, LeanQueue) and settings.WS_TAP_FRAMES):
-            await super().__call__(scope, receive, send)
-            return
-        self.frames = queue
-        layer = get_channel_layer(self.channel_layer_alias)
+        layer = None
+        if isinstance(queue, LeanQueue) and settings.WS_TAP_FRAMES:
+            self.frames = queue
+            layer = get_channel_layer(self.channel_layer_alias)
         if not hasattr(layer, "tap_channel"):
             await super().__call__(scope, receive, send)
             return

@@ -17,6 +17,7 @@ from games import broadcast, services
 from games.models import Match
 from tests.games.factories import started_table, user
 from tests.support.simulate import visible_ids
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.core]
 
@@ -286,7 +287,6 @@ async def test_a_sockets_frames_skip_the_session_wrapper_that_only_acts_on_http(
     assert session_free_send(server_send) is server_send
 
 
-
 def _reader_coroutines() -> Counter[str]:
     """The tasks reading a socket's sources: Channels' `await_many_dispatch` makes one per source."""
     return Counter(
@@ -321,8 +321,4 @@ async def test_with_the_redis_layer_a_table_socket_holds_no_reader_task(settings
     assert (await receive_until(other, "events"))[-1]["events"][0]["seq"] == match.seq + 1
     await comm.disconnect()
     await other.disconnect()
-    for _ in range(100):
-        if not channels & set(layer.channels):
-            break
-        await asyncio.sleep(0.01)
-    assert not channels & set(layer.channels), "each socket's channel is gone when it ends"
+    assert await until(lambda: not channels & set(layer.channels), 1.0), "each socket's channel is gone when it ends"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from games import local_timers, match_cache, services
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer
 from tests.games.factories import started_table
 from tests.games.test_match_cache import _fresh_cache  # noqa: F401 - the autouse fixture
+from tests.support.waiting import until
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -73,15 +73,6 @@ def fired(match_id: int, timer_id: str) -> bool:
 @database_sync_to_async
 def seq_of(match_id: int) -> int:
     return Match.objects.get(pk=match_id).seq
-
-
-async def until(check: Callable[[], Any], seconds: float = 5.0) -> bool:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while asyncio.get_running_loop().time() < deadline:
-        if await check():
-            return True
-        await asyncio.sleep(0.02)
-    return False
 
 
 def due_now() -> dt.datetime:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from config.pubsub_layer import LocalFirstPubSubChannelLayer
+from tests.support.waiting import until
 
 pytestmark = [
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (Redis)"),
@@ -125,10 +126,7 @@ def test_a_tapped_channel_takes_messages_as_they_are_put_and_forgetting_it_unsub
         await here.group_send("table-3", {"type": "chat.message", "message": "local"})
         assert taken == [{"type": "chat.message", "message": "local"}], "inside the send, before the publish returned"
         await there.group_send("table-3", {"type": "chat.message", "message": "remote"})
-        for _ in range(500):
-            if len(taken) == 2:
-                break
-            await asyncio.sleep(0.01)
+        assert await until(lambda: len(taken) == 2)
         assert taken[1] == {"type": "chat.message", "message": "remote"}, "a Redis delivery, decoded"
         assert waiting(here, mine) == 0
         accept = False
