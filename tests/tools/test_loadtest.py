@@ -24,3 +24,7 @@ def test_two_web_processes_three_tables_deliver_everything(capsys: pytest.Captur
     assert acks is not None and int(acks.group(1)) > 10, out
     assert re.search(r"dropped or out of order: 0 sockets behind the log, 0 gaps, 0 lost/reset, 0 actions not seen by every socket, 0 actions unanswered", out), out
     assert re.search(r"daphne +CPU +[\d.]+% of a core +RSS +[\d.]+ MB +\(2 processes\)", out), out
+    # The store processes are found by name, then command line (tools/loadtest/procstats.py).
+    assert re.search(r"postgres \(own DB\) +CPU +[\d.]+% of a core +RSS +[\d.]+ MB +\([1-9]\d* processes\)", out), out
+    assert re.search(r"redis-server +CPU +[\d.]+% of a core +RSS +[\d.]+ MB +\(1 processes\)", out), out
+    assert "load client's own garbage collection in the measured window: " in out, out

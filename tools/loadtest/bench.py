@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.integration.stack import api
+from tools.loadtest import client_gc
 from tools.loadtest.client import BotPlayer, NoAnswerError, TableSocket, connect_all, percentile
 from tools.loadtest.cluster import Cluster, cluster, make_tokens
 from tools.loadtest.procstats import ProcWatch, Profiler, alone, family, load_average, postgres_backends, redis_pids, summarise
@@ -266,14 +267,16 @@ def main(argv: list[str] | None = None) -> int:
         tokens = make_tokens(s, args.tables * args.seats)
         tables = seat_tables(s, args.game, args.tables, args.seats, tokens, GAME_OPTIONS[args.game])
         print(f"{len(tables)} tables seated; playing", file=sys.stderr)
-        window = Window(s, args.seconds, args.profile, args.profile_idle)
-        figures = asyncio.run(run_tables(s, args, tables, window))
-        delivery = check_delivery(s, tables)
-        loads.append(load_average())
-        sockets = sum(len(t.sockets) for t in tables)
-        print(report(args, figures, min(window.wall, args.seconds), window.procs, window.machine, delivery, (loads[0], loads[1]), sockets))
-        if window.files:
-            print(summarise(window.files, root=str(Path(__file__).resolve().parents[2])))
+        with client_gc.settled() as pauses:
+            window = Window(s, args.seconds, args.profile, args.profile_idle)
+            figures = asyncio.run(run_tables(s, args, tables, window))
+            delivery = check_delivery(s, tables)
+            loads.append(load_average())
+            sockets = sum(len(t.sockets) for t in tables)
+            print(report(args, figures, min(window.wall, args.seconds), window.procs, window.machine, delivery, (loads[0], loads[1]), sockets))
+            print(pauses.summary(window.watch.t0, window.watch.t0 + window.wall))
+            if window.files:
+                print(summarise(window.files, root=str(Path(__file__).resolve().parents[2])))
     return 0
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import psutil
 
+from tools.loadtest import client_gc
 from tools.loadtest.bench import GAME_OPTIONS, Figures, Table, drive, seat_tables, start_tables
 from tools.loadtest.client import BotPlayer, TableSocket, connect_all, percentile
 from tools.loadtest.cluster import Cluster, cluster, make_tokens, run_script
@@ -182,8 +183,10 @@ def run_ramp(args: argparse.Namespace) -> None:
         tokens = make_tokens(s, args.tables * args.seats)
         tables = seat_tables(s, args.game, args.tables, args.seats, tokens, GAME_OPTIONS[args.game])
         print(f"{len(tables)} tables x {args.seats} seats seated ({args.game}); ramping, {args.seconds:g} s per step", file=sys.stderr)
-        lines = asyncio.run(ramp(s, args, tables))
+        with client_gc.settled() as pauses:
+            lines = asyncio.run(ramp(s, args, tables))
     print("\n".join(lines))
+    print(pauses.summary())
 
 
 # --- memory ------------------------------------------------------------------------

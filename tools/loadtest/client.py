@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import websockets
 from websockets.exceptions import ConnectionClosed
 
@@ -197,7 +198,7 @@ class TableSocket:
     # --- messages --------------------------------------------------------------
 
     def _handle(self, raw: str | bytes, at: float) -> None:
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)  # stdlib json was 7 % of the client's samples at 1,000 sockets
         self.messages += 1
         kind = msg.get("type")
         if kind == "ping":

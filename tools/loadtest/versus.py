@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.integration.stack import free_port, wait_http
+from tools.loadtest import client_gc
 from tools.loadtest.bench import Figures, seat_tables, start_tables
 from tools.loadtest.bench import rematch as table_rematch
 from tools.loadtest.client import TableSocket, connect_all, percentile
@@ -241,11 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("platform", "bgio"), default=None, help="run one side only")
     args = parser.parse_args(argv)
     loads = [load_average()]
-    theirs = asyncio.run(bgio_run(args)) if args.only != "platform" else Run("boardgame.io (not run)")
-    loads.append(load_average())
-    ours = asyncio.run(platform_run(args)) if args.only != "bgio" else Run("this platform (not run)")
-    loads.append(load_average())
+    with client_gc.settled() as pauses:  # both servers' clients run in this process, under the same collector
+        theirs = asyncio.run(bgio_run(args)) if args.only != "platform" else Run("boardgame.io (not run)")
+        loads.append(load_average())
+        ours = asyncio.run(platform_run(args)) if args.only != "bgio" else Run("this platform (not run)")
+        loads.append(load_average())
     print(report(ours, theirs, loads))
+    print(pauses.summary())
     return 0
 
 
