@@ -23,24 +23,35 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-def run_now(coro: Coroutine[Any, Any, Any], *, what: str) -> None:
-    """Run `coro` now as far as it goes without waiting, and the rest once what it awaits is done."""
+class _Stepper:
+    """One coroutine stepped by hand. A class, not a closure that names itself: such a closure is a
+    reference cycle (the function, its own cell), so every ping left its coroutine and frame for the
+    garbage collector, about 3,000 objects a second at 1,000 sockets. An instance is freed by its
+    reference count as soon as nothing holds its `step` (README "Performance")."""
 
-    def step(_: Any = None) -> None:
+    __slots__ = ("coro", "what")
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], what: str) -> None:
+        self.coro, self.what = coro, what
+
+    def step(self, _: Any = None) -> None:
         try:
-            yielded = coro.send(None)
+            yielded = self.coro.send(None)
         except (StopIteration, asyncio.CancelledError):
             return
         except Exception:  # noqa: BLE001 - no one awaits it: report, as an unawaited task's error would be
-            log.exception("%s failed", what)
+            log.exception("%s failed", self.what)
             return
         if yielded is None:  # a bare yield (asyncio.sleep(0)): the loop's next turn
-            asyncio.get_running_loop().call_soon(step)
+            asyncio.get_running_loop().call_soon(self.step)
         elif getattr(yielded, "_asyncio_future_blocking", None):
             yielded._asyncio_future_blocking = False
-            yielded.add_done_callback(step)
+            yielded.add_done_callback(self.step)
         else:  # not something asyncio can wait on: end it as a task would
-            coro.close()
-            log.error("%s yielded %r, which is not an asyncio future", what, yielded)
+            self.coro.close()
+            log.error("%s yielded %r, which is not an asyncio future", self.what, yielded)
 
-    step()
+
+def run_now(coro: Coroutine[Any, Any, Any], *, what: str) -> None:
+    """Run `coro` now as far as it goes without waiting, and the rest once what it awaits is done."""
+    _Stepper(coro, what).step()

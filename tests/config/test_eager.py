@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import weakref
 
 import pytest
 
@@ -80,3 +82,31 @@ async def test_a_cancelled_wait_ends_it_quietly(caplog: pytest.LogCaptureFixture
         await asyncio.sleep(0)
         await asyncio.sleep(0)
     assert reached == [] and not caplog.records
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("waits", [False, True])
+async def test_a_finished_coroutine_is_freed_at_once_not_left_to_the_collector(waits: bool) -> None:
+    """Every socket's ping runs through `run_now`: a reference cycle per call was cyclic garbage
+    for the collector, about 3,000 objects a second at 1,000 sockets (README "Performance")."""
+    gate: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def send() -> None:
+        if waits:
+            await gate
+            await asyncio.sleep(0)
+
+    coro = send()
+    gone = weakref.ref(coro)
+    gc.disable()
+    try:
+        run_now(coro, what="a send")
+        del coro
+        if waits:
+            assert gone() is not None  # still waiting: held by the future's callback
+            gate.set_result(None)
+            for _ in range(3):
+                await asyncio.sleep(0)
+        assert gone() is None  # freed by its reference count alone
+    finally:
+        gc.enable()
