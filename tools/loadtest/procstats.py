@@ -64,7 +64,7 @@ class GroupFigures:
 
 @dataclass
 class ProcWatch:
-    """Samples groups of processes from `start` to `stop`; each group is found again at every sample.
+    """Samples groups of processes from `start` to `stop`, every `interval` seconds.
 
     CPU is counted per process from its first sighting to its last one, so
     processes that come (a new database connection) or go are counted too. The
