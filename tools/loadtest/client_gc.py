@@ -30,7 +30,7 @@ THRESHOLDS = (1_000_000, 10, 10)
 
 @dataclass
 class CollectorPauses:
-    """Every collection of this process since `settle`: when it began (perf_counter), its generation, its ms."""
+    """Every collection of this process within `settled`: when it began (perf_counter), its generation, its ms."""
 
     pauses: list[tuple[float, int, float]] = field(default_factory=list)
     _started: float = 0.0
@@ -53,13 +53,13 @@ class CollectorPauses:
         )
 
 
-
 @contextlib.contextmanager
 def settled() -> Iterator[CollectorPauses]:
     """Within: what the client built before is frozen, collections are rare and counted.
 
-    The collector is put back as it was on the way out, so a benchmark run inside a
-    test process leaves that process's collector as it found it.
+    On the way out the thresholds are put back and the freeze is undone (`gc.unfreeze`, which
+    also thaws anything frozen before), so a benchmark run inside a test process leaves that
+    process's collector collecting as before.
     """
     previous = gc.get_threshold()
     gc.collect()
