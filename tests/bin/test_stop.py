@@ -47,7 +47,7 @@ def _alive(pid: int) -> bool:
     return stat.exists() and stat.read_text().split(") ", 1)[1][0] != "Z"
 
 
-def _stop(tmp_path: Path, grace: int, stubborn: bool) -> tuple[list[int], str, str, float]:
+def _stop(tmp_path: Path, grace: int, stubborn: bool) -> tuple[list[int], str, float]:
     script = SCRIPT if stubborn else SCRIPT.replace("signal.signal(signal.SIGTERM, signal.SIG_IGN)", "pass")
     env = {**os.environ, "OUT": str(tmp_path), "STOP_GRACE_SECONDS": str(grace)}
     started = time.monotonic()
@@ -56,11 +56,11 @@ def _stop(tmp_path: Path, grace: int, stubborn: bool) -> tuple[list[int], str, s
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
     assert second == "stopped"
-    return [int(p) for p in first.split()], done.stdout, done.stderr, took
+    return [int(p) for p in first.split()], done.stderr, took
 
 
 def test_a_process_that_ignores_sigterm_is_killed_with_its_child_after_the_grace(tmp_path: Path) -> None:
-    pids, _, stderr, took = _stop(tmp_path, grace=1, stubborn=True)
+    pids, stderr, took = _stop(tmp_path, grace=1, stubborn=True)
     child, stubborn, polite = pids
     assert f"Still running after 1 s, killed: {stubborn}" in stderr
     assert str(polite) not in stderr.split("killed:", 1)[1]
@@ -69,7 +69,7 @@ def test_a_process_that_ignores_sigterm_is_killed_with_its_child_after_the_grace
 
 
 def test_processes_that_stop_as_asked_are_not_killed(tmp_path: Path) -> None:
-    pids, _, stderr, _ = _stop(tmp_path, grace=20, stubborn=False)
+    pids, stderr, _ = _stop(tmp_path, grace=20, stubborn=False)
     assert "killed" not in stderr
     assert not any(_alive(pid) for pid in pids[1:])
     # The polite python stub's own child is not ours to kill: it is left to the stub (here it outlives it).
