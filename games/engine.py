@@ -121,11 +121,15 @@ class Timing:
     comp_ms:    per seat, the compensation a claim from that seat would get if
                 it arrived now (0 for bots, seats without a socket, and at
                 tables with `lag_cap_ms` 0).
+    min_reaction_ms: the table's human floor (PROTOCOL "Fair play"): a claim
+                judged sooner than this after its card was shown is an
+                anticipation and never wins (`games.races`); 0 switches it off.
     """
 
     arrival_ms: int
     judged_ms: int
     comp_ms: tuple[int, ...]
+    min_reaction_ms: int = 0
 
 
 def timing_at(now_ms: int, seats: int) -> Timing:
@@ -319,6 +323,8 @@ class GameRules:
             or timing.judged_ms > timing.arrival_ms
             or len(timing.comp_ms) != seats
             or not all(is_int(c) and c >= 0 for c in timing.comp_ms)
+            or not is_int(timing.min_reaction_ms)
+            or timing.min_reaction_ms < 0
         ):
             raise RuleError("bad_action", "bad timing")
         return timing
@@ -375,6 +381,9 @@ class BotContext:
     view: dict[str, Any]
     history: list[Event] = field(default_factory=list)  # redacted for `seat`, with seq and t_ms
     now_ms: int = 0
+    # matches of this game each human seat has finished (stats' `played`); bot seats are absent. Bots go easy
+    # on newcomers with it (a ZACK! bot waits longer before calling a new player too slow).
+    experience: dict[int, int] = field(default_factory=dict)
 
 
 class Bot(Protocol):

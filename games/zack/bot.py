@@ -23,36 +23,90 @@ returned (`judging`). Bots have no round trip: they are judged on arrival.
 Whatever it plans, it submits only what its view lists as `legal` (a throw
 needs cards; a colour card already in the box cannot be thrown again).
 
+Levels (`LEVELS`): a reaction is log-normal around the level's median and
+never under its floor — hard 250 ms median (about a quick person's reaction
+to a card they were waiting for) and never under 150 ms; normal and easy are
+slower and more variable. Easy and normal bots make the mistakes people make,
+as ordinary actions the rules punish: now and then a reaction comes late (a
+glance away: the reaction times `LATE_FACTOR`), and now and then they throw
+out of turn (they believe it is theirs when it is not), so the "not your turn"
+challenge comes up at a table of bots too. Hard bots do neither.
+
+Newcomers [decision, docs/decisions-first-hour.md]: a bot never calls a human
+"too slow" before the human has had `HUMAN_WINDOW_MS` (a fair time to read the
+box and throw) plus a newcomer margin of `NEWCOMER_MARGIN_MS` that shrinks
+linearly to nothing over their first `NEWCOMER_MATCHES` finished ZACK!
+matches (`BotContext.experience`, seat -> matches played, from stats; bot
+seats are absent and get no margin). A human's first match gives them 5.5 s
+on their turn. This is the bot's restraint only: the rules' own beginner
+grace (`protect_beginners`) still applies to everyone, and a human who throws
+out of turn can still be challenged for it.
+
 Random choices are drawn from a generator seeded by the stimulus (seat, seq),
 so re-planning after every event keeps the same reaction to the same stimulus
 instead of re-rolling it: a bot is not starved, and not sped up, by others'
-moves.
+moves. Nothing else is random: replays and tests are deterministic.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from games.engine import BotContext, BotMove
 from games.zack.rules import turn_after
 
-MEDIAN_MS = {"easy": 900, "normal": 600, "hard": 380}
-SIGMA = 0.35  # lognormal spread of one reaction
-MISREAD = {"easy": 0.07, "normal": 0.03, "hard": 0.01}
-NOTICE = {"easy": 0.45, "normal": 0.7, "hard": 0.9}
+
+@dataclass(frozen=True)
+class Level:
+    """Timing and mistake profile of one bot level."""
+
+    median_ms: int  # median reaction (log-normal)
+    sigma: float  # log-normal spread of one reaction
+    floor_ms: int  # nobody reacts faster than this
+    late: float  # chance that a reaction comes late (a glance away)
+    out_of_turn: float  # chance, per box change not its turn, to throw believing it is
+    misread: float  # chance to believe the turn is another opponent's
+    notice: float  # chance to notice a wrong card among the top four
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(650, 0.45, 260, 0.15, 0.06, 0.05, 0.45),
+    "normal": Level(420, 0.38, 190, 0.07, 0.03, 0.02, 0.7),
+    "hard": Level(250, 0.25, 150, 0.0, 0.0, 0.0, 0.9),
+}
+MEDIAN_MS = {name: level.median_ms for name, level in LEVELS.items()}
+LATE_FACTOR = 2.5
+CAP_SIGMAS = 3.0  # nobody dozes off for ever: a reaction is at most median * exp(3 sigma) (before lateness)
 PATIENCE = {"easy": (1.5, 1200), "normal": (1.5, 1000), "hard": (1.5, 800)}  # reaction * a + b before "too slow"
+HUMAN_WINDOW_MS = 1500  # a human's fair time to read the box and throw, before any bot calls them slow
+NEWCOMER_MARGIN_MS = 4000  # added for a human who has never finished a ZACK! match...
+NEWCOMER_MATCHES = 20  # ...shrinking linearly to nothing after this many
 
 
 def _rng(seat: int, seq: int, salt: int) -> random.Random:
     return random.Random((seq * 64 + seat) * 16 + salt)
 
 
+def reaction_ms(level: Level, r: random.Random) -> int:
+    """One reaction: log-normal around the median, never under the floor, sometimes late (easy, normal)."""
+    g = min(CAP_SIGMAS, r.gauss(0.0, 1.0))
+    ms = level.median_ms * math.exp(level.sigma * g)
+    if r.random() < level.late:
+        ms *= LATE_FACTOR
+    return max(level.floor_ms, int(ms))
+
+
 def _reaction(level: str, seat: int, seq: int, salt: int) -> int:
-    r = _rng(seat, seq, salt)
-    g = min(3.0, max(-2.0, r.gauss(0.0, 1.0)))  # nobody reacts in no time, nor dozes off for ever
-    return int(MEDIAN_MS.get(level, 600) * math.exp(SIGMA * g))
+    return reaction_ms(LEVELS.get(level, LEVELS["normal"]), _rng(seat, seq, salt))
+
+
+def human_patience_ms(played: int) -> int:
+    """How long a bot leaves a human on its turn before calling them too slow (see the module docstring)."""
+    left = max(0, NEWCOMER_MATCHES - max(0, played))
+    return HUMAN_WINDOW_MS + NEWCOMER_MARGIN_MS * left // NEWCOMER_MATCHES
 
 
 class _Table:
@@ -144,7 +198,8 @@ class ZackBot:
         if view.get("finished"):
             return None
         me = ctx.seat
-        level = ctx.level if ctx.level in MEDIAN_MS else "normal"
+        level = ctx.level if ctx.level in LEVELS else "normal"
+        prof = LEVELS[level]
         seats = view["seats"]
         n = len(seats)
         tab = read_table(view, ctx.history)
@@ -163,8 +218,10 @@ class ZackBot:
         pause = view.get("paused_until_ms") or 0
         believed = tab.turn
         r = _rng(me, tab.turn_seq, 1)
-        if believed is not None and r.random() < MISREAD[level]:
-            believed = r.choice([s for s in range(n) if s != believed])
+        if believed is not None and believed != me and seats[me]["pile"] > 0 and r.random() < prof.out_of_turn:
+            believed = me  # too eager: it throws believing the turn is its own
+        elif believed is not None and r.random() < prof.misread:
+            believed = r.choice([s for s in range(n) if s != believed and s != me] or [believed])
         plans: list[BotMove] = []
         react = _reaction(level, me, tab.turn_seq, 3)
         jitter = 30 + int(r.random() * 120)
@@ -181,11 +238,13 @@ class ZackBot:
         elif believed is not None:
             a, b = PATIENCE[level]
             at = max(tab.turn_t + int(react * a) + b, settle + jitter, pause + jitter)
+            if believed in ctx.experience:  # a human: a fair chance first, more of one for a newcomer
+                at = max(at, tab.turn_t + human_patience_ms(ctx.experience[believed]) + jitter)
             plans.append(self._challenge(view, believed, at, tab))
         for thrower, error, seq, t_ms in tab.entries[-4:]:
             if not error or thrower == me or not seq:
                 continue
-            if _rng(me, seq, 4).random() >= NOTICE[level]:
+            if _rng(me, seq, 4).random() >= prof.notice:
                 continue
             at = max(t_ms + int(_reaction(level, me, seq, 5) * 1.3), settle + jitter, pause + jitter)
             plans.append(self._challenge(view, thrower, at, tab))

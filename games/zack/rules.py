@@ -69,6 +69,10 @@ rules page are marked [D] and listed in the players' help pages too:
   the box refuses with `grace` is listed (whether it would be refused tells
   whose turn it is), and a race whose timer is late still counts as pending.
 
+- [D opens] The view names who throws onto an empty box (`opens`): the deal
+  and every challenge announce it publicly; once a card lies in the box it is
+  null again, and working out the turn is the game.
+
 The rules page's own [D] decisions (the 72-card composition, the `nochmal`
 cases, the settling window, beginner grace, the `choose` timer picking the
 thrower's colour, the `stop_lr` thrower going on) are implemented as written.
@@ -815,6 +819,9 @@ class ZackRules(GameRules):
             "winner": state["winner"],
             "outcome": state["outcome"],
             "turn": state["turn"] if (opts["show_turn"] or finished) else None,
+            # [D opens] who throws onto the empty box: public (the deal or the challenge just said so), and what a
+            # newcomer needs to know first; null once the box holds a card (then reading it is the game)
+            "opens": state["turn"] if not state["box"] and not finished else None,
             "out_of_turn": state["oot_counts"] if finished else None,
             "legal": self.legal_actions(state, seat),
         }

@@ -125,7 +125,7 @@ def twin(state: State, rng: random.Random) -> State:
         piles.append(ids[k : k + size])
         k += size
     other["piles"] = piles
-    if not state["options"]["show_turn"] and state["turn"] is not None:
+    if not state["options"]["show_turn"] and state["turn"] is not None and state["box"]:  # on an empty box it is public
         other["turn"] = rng.randrange(state["seats"])
     other["box"] = [dict(e, oot=rng.random() < 0.5) if "card" in e else e for e in state["box"]]
     other["oot_counts"] = [rng.randrange(5) for _ in state["oot_counts"]]

@@ -20,6 +20,13 @@ const STRINGS = {
   boxCount: (v) => ngettext("{n} card in the box", "{n} cards in the box", v.n),
   noCards: gettext("no cards — throw your colour card on your turn!"),
   turnHidden: gettext("Whose turn is it? Read the box!"),
+  opensMe: gettext("You throw first!"),
+  opensOther: gettext("{name} throws first"),
+  promptOpensMe: gettext("The box is empty and you throw first: press Throw or the space bar."),
+  promptOpensOther: gettext("Wait for {name} to throw first. Then read the top card of the box: it says who throws next."),
+  promptRead: gettext("Read the top card of the box: it says who throws next. If that is you, throw!"),
+  promptMyTurn: gettext("Your turn: press Throw or the space bar."),
+  promptOther: gettext("{name} throws next. Too slow? Challenge them."),
   yourTurn: gettext("Your turn!"),
   turnOf: gettext("{name}'s turn"),
   waitingChoice: gettext("{name} chooses a colour…"),
@@ -163,6 +170,8 @@ export function createRenderer(root, ctx) {
 
   const frame = el("div", { class: "zack", "data-testid": "zack-table" });
   const statusLine = el("div", { class: "zack-status", "data-testid": "status", role: "status", "aria-live": "polite" });
+  // what to do now, in words: who throws first onto an empty box, and to read the box once it holds a card
+  const promptLine = el("p", { class: "zack-prompt", "data-testid": "prompt" });
   const ring = el("div", { class: "zack-ring", "data-testid": "ring" });
   const boxArea = el("section", { class: "zack-box", "data-testid": "box", "aria-label": t.box });
   const bannerBox = el("div", { class: "zack-banner", "data-testid": "banner", "aria-live": "assertive" });
@@ -171,7 +180,7 @@ export function createRenderer(root, ctx) {
   const outcomeBox = el("section", { class: "zack-outcome", "data-testid": "outcome" });
   ring.append(boxArea);
   // the results sit under the status line: at the end they are what everybody looks for
-  frame.append(statusLine, bannerBox, outcomeBox, ring, controls, feedbackBox);
+  frame.append(statusLine, promptLine, bannerBox, outcomeBox, ring, controls, feedbackBox);
   root.append(frame);
   document.addEventListener("keydown", onKey);
 
@@ -323,6 +332,7 @@ export function createRenderer(root, ctx) {
       text = fill(t.waitingChoice, { name: who(view.waiting_choice) });
       if (now !== null && view.choose_due_ms) text += ` — ${fill(t.choiceIn, { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
     } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fill(t.turnOf, { name: who(view.turn) });
+    else if (Number.isInteger(view.opens)) text = view.opens === ctx.seat ? t.opensMe : fill(t.opensOther, { name: who(view.opens) });
     else text = ctx.send ? t.turnHidden : `${t.spectator} — ${t.turnHidden}`;
     const extra = [];
     if (!view.finished && now !== null) {
@@ -333,6 +343,19 @@ export function createRenderer(root, ctx) {
     if (!view.finished && view.race) extra.push(t.judging);
     statusLine.textContent = [text, ...extra].join(" · ");
     statusLine.dataset.paused = extra.length ? "true" : "false";
+  }
+
+  function drawPrompt() {
+    let text = "";
+    const playing = ctx.send && ctx.seat !== null && ctx.seat !== undefined && !view.finished;
+    if (playing && (view.waiting_choice === null || view.waiting_choice === undefined)) {
+      const turn = Number.isInteger(view.turn) ? view.turn : null;
+      if (Number.isInteger(view.opens)) text = view.opens === ctx.seat ? t.promptOpensMe : fill(t.promptOpensOther, { name: who(view.opens) });
+      else if (turn !== null) text = turn === ctx.seat ? t.promptMyTurn : fill(t.promptOther, { name: who(turn) });
+      else if ((view.box || []).length) text = t.promptRead;
+    }
+    promptLine.textContent = text;
+    promptLine.hidden = !text;
   }
 
   function drawControls() {
@@ -403,6 +426,7 @@ export function createRenderer(root, ctx) {
     drawSeats();
     drawBox();
     drawStatus();
+    drawPrompt();
     drawControls();
     drawFeedback();
     drawOutcome();
