@@ -19,6 +19,7 @@ from accounts.selectors import user_by_name
 from games.models import MatchPlayer
 from games.registry import get_stats, public_slugs
 from replays.selectors import match_list
+from replays.templatetags.plain import duration
 from stats import ratings
 from stats import selectors as stats_selectors
 
@@ -31,7 +32,7 @@ GENERAL_LABELS = {
     "win_rate": _("Win rate"),
     "average_place": _("Average place"),
     "average_events": _("Average match length (events)"),
-    "average_seconds": _("Average match length (seconds)"),
+    "average_seconds": _("Average match length"),
 }
 
 def _format(key: str, kind: str, value: Any) -> str:
@@ -41,6 +42,8 @@ def _format(key: str, kind: str, value: Any) -> str:
         return f"{value * 100:.0f} %"
     if key.endswith("_ms"):
         return f"{value:.0f} ms"
+    if key.endswith("_seconds"):
+        return duration(value)  # "1 min 29 s", never "88.845"
     if isinstance(value, float):
         return f"{value:.1f}"
     return str(value)

@@ -1,0 +1,40 @@
+"""Template filters that say things the way people read them: a game's name for its slug, a duration in
+minutes and seconds instead of a float of seconds ("1 min 29 s", not "88.845")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext
+
+from games.registry import get_rules
+
+register = template.Library()
+
+
+@register.filter
+def game_name(slug: Any) -> str:
+    """The game's own name ("ZIGZAG") for its slug ("zigzag"); anything else (a name already) unchanged."""
+    try:
+        return str(get_rules(str(slug)).name)
+    except KeyError:
+        return str(slug)
+
+
+@register.filter
+def duration(seconds: Any) -> str:
+    """Seconds as a person says them: "45 s", "1 min 29 s", "2 h 5 min"; "–" for nothing."""
+    if seconds is None or seconds == "":
+        return "–"
+    try:
+        total = round(float(seconds))
+    except (TypeError, ValueError):
+        return str(seconds)
+    hours, rest = divmod(max(total, 0), 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return gettext("%(h)d h %(m)d min") % {"h": hours, "m": minutes}
+    if minutes:
+        return gettext("%(m)d min %(s)d s") % {"m": minutes, "s": secs}
+    return gettext("%(s)d s") % {"s": secs}
