@@ -7,8 +7,8 @@ import os
 from celery import Celery
 from kombu.transport import TRANSPORT_ALIASES
 
-# The embedded default's broker: kombu's filesystem transport, made atomic (config/fs_transport.py).
-TRANSPORT_ALIASES["safefs"] = "config.fs_transport:Transport"
+# The embedded default's broker: kombu's filesystem transport, made atomic (live/fs_transport.py).
+TRANSPORT_ALIASES["safefs"] = "live.fs_transport:Transport"
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

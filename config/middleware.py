@@ -1,4 +1,4 @@
-"""Refuse a request whose URL or headers carry text the database cannot hold (config.wire).
+"""Refuse a request whose URL or headers carry text the database cannot hold (live.wire).
 
 A NUL in a path (`/u/%00/`, `/api/stats/players/%00/`), a query parameter (`?game=%00`,
 `?player=%00`) or a header (`Authorization: Token \\0`) reached a lookup and PostgreSQL refused
@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config import wire
+from live import wire
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,30}", re.ASCII)
 

@@ -1,8 +1,8 @@
-"""REST body parsers (REST_FRAMEWORK DEFAULT_PARSER_CLASSES): every body read by config.wire's rules.
+"""REST body parsers (REST_FRAMEWORK DEFAULT_PARSER_CLASSES): every body read by live.wire's rules.
 
 DRF's JSONParser catches ValueError only: deep nesting raised RecursionError (a 500), and a
 "\\ud800" or "\\u0000" escape inside an `options` key reached the database (a 500 on
-PostgreSQL). Here a JSON body is read by `config.wire.loads` (size, depth, text, numbers) and
+PostgreSQL). Here a JSON body is read by `live.wire.loads` (size, depth, text, numbers) and
 a form body's fields are held to the same text rule; each refusal is a 400
 `{"detail", "code": "bad_json"}` (config.api_errors) and nothing is applied.
 """
@@ -16,7 +16,7 @@ from django.http import QueryDict
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from config import wire
+from live import wire
 
 BAD_BODY = "bad_json"
 

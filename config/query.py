@@ -4,7 +4,7 @@ Each endpoint declares the parameters it reads as a `QuerySerializer` and calls 
 Hand-parsing them (`int(raw)`, `request.GET.get(...)` into a query) let an `offset` of 10^23
 reach PostgreSQL ("bigint out of range", a 500) and differed from one API to the next.
 Text fields are DRF's CharField, which refuses NUL and lone surrogates; whole numbers are
-ASCII digits within +-config.wire.MAX_INT unless a field says narrower.
+ASCII digits within +-live.wire.MAX_INT unless a field says narrower.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.wire import MAX_INT
 from games import errors
+from live.wire import MAX_INT
 
 _DIGITS = re.compile(r"[0-9]{1,16}", re.ASCII)
 

@@ -177,8 +177,8 @@ if REDIS_URL:
             # core layer pops every socket's copy in turn (~4 Redis round trips each, one at a time per
             # process) and fell seconds behind at 200 tables (README "Performance"). A message lost while
             # Redis is away is no loss: consumers fill seq gaps from the database, clients can `sync`.
-            # config/pubsub_layer.py: this process's own sockets hear its sends at once, not via Redis.
-            "BACKEND": "config.pubsub_layer.LocalFirstPubSubChannelLayer",
+            # live/pubsub_layer.py: this process's own sockets hear its sends at once, not via Redis.
+            "BACKEND": "live.pubsub_layer.LocalFirstPubSubChannelLayer",
             # socket_timeout: redis-py's 5 s default raced blocking reads under load ("Timeout reading from").
             # Pub/sub channels ignore Redis's database numbers: the prefix carries it, so deployments
             # (and test stacks) on one Redis server but different databases stay apart.
@@ -191,11 +191,11 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     # Embedded default: the layer lives in the one web process. The Celery worker bin/run starts gets
-    # CHANNEL_RELAY_URL and a layer whose group sends go there, signed (config/relay_layer.py); the web
-    # process mounts the receiving end (config/relay_endpoint.py, config/urls.py) only in this case.
+    # CHANNEL_RELAY_URL and a layer whose group sends go there, signed (live/relay_layer.py); the web
+    # process mounts the receiving end (live/relay_endpoint.py, config/urls.py) only in this case.
     CHANNEL_RELAY_URL = os.environ.get("CHANNEL_RELAY_URL", "")
     if CHANNEL_RELAY_URL:
-        CHANNEL_LAYERS = {"default": {"BACKEND": "config.relay_layer.RelayChannelLayer", "CONFIG": {"url": CHANNEL_RELAY_URL}}}
+        CHANNEL_LAYERS = {"default": {"BACKEND": "live.relay_layer.RelayChannelLayer", "CONFIG": {"url": CHANNEL_RELAY_URL}}}
     else:
         CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -231,22 +231,9 @@ else:
 # (sweep_timers: PendingTimer rows; sweep_bots: silent bot tables; sweep_presence). acks_late on
 # would only add a stale second run an hour later, which every task ignores anyway (seq, action ids).
 CELERY_TASK_ACKS_LATE = False
-# Tests drive scheduled work themselves (see games/scheduling.py).
-PLATFORM_SCHEDULER = os.environ.get("PLATFORM_SCHEDULER", "celery")
-# A table socket's action's timers are held by the web process that committed it (games/local_timers.py);
-# 0: every timer goes to Celery (to measure that path, tools/loadtest/races.py --celery-timers).
-LOCAL_TIMERS = os.environ.get("LOCAL_TIMERS", "1") != "0"
-# On PostgreSQL an action is decided on the state this process last committed and sent in one message,
-# validated by the row (games/match_cache.py); 0: always the locked read first (to measure that path).
-ACTION_CACHE = os.environ.get("ACTION_CACHE", "1") != "0"
-# daphne sends a frame when it is written, not a turn of the loop later (config/write_through.py); 0 to measure without.
-WS_WRITE_THROUGH = os.environ.get("WS_WRITE_THROUGH", "1") != "0"
-# A table socket takes daphne's frames as they are read, not through Channels' reader tasks, and pings
-# without a task (config/lean_queue.py, config/eager.py); 0 to measure without.
-WS_TAP_FRAMES = os.environ.get("WS_TAP_FRAMES", "1") != "0"
-# That one message is sent from the event loop by psycopg's async driver (config/async_db.py), at most
-# DB_ASYNC_POOL_SIZE connections per web process; 0: from a database thread through Django (to measure it).
-ACTION_ASYNC = os.environ.get("ACTION_ASYNC", "1") != "0"
+# On PostgreSQL a table socket's action is decided on the state this process last committed and sent in
+# one message from the event loop by psycopg's async driver (live/async_db.py, games/match_cache.py), at
+# most DB_ASYNC_POOL_SIZE connections per web process; the embedded SQLite default takes the locked path.
 DB_ASYNC_POOL_SIZE = int(os.environ.get("DB_ASYNC_POOL_SIZE", "8"))
 
 REST_FRAMEWORK = {
@@ -259,7 +246,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    # Bodies read by config.wire: size, depth, storable text, finite numbers (400 `bad_json`).
+    # Bodies read by live.wire: size, depth, storable text, finite numbers (400 `bad_json`).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser", "config.parsers.FormParser", "config.parsers.MultiPartParser"],
     # Behind TRUSTED_PROXY_COUNT proxies, like accounts.throttling.client_address (DRF's default trusts
     # any X-Forwarded-For a client sends).
@@ -317,7 +304,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Presence (games/heartbeat.py): each web process refreshes its row every HEARTBEAT seconds; its
+# Presence (live/heartbeat.py): each web process refreshes its row every HEARTBEAT seconds; its
 # sockets count as connected while that row is younger than LEASE. A dead process's players are away
 # from its last beat: zombies after max(zombie_seconds, LEASE) + one sweep (5 s) at the latest.
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "3"))

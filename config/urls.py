@@ -9,9 +9,9 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from config import relay_endpoint
 from games.urls import api_urls as games_api_urls
 from games.urls import page_urls as games_page_urls
+from live import relay_endpoint
 
 CATALOGUE_BUILT = timezone.now()  # the .mo files are read once per process
 

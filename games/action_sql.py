@@ -38,9 +38,9 @@ PostgreSQL skips the rest of the message, and `services.action_submit` decides
 the action again on the locked path above. Same guarantees: the lock is held
 from the guard to the commit, the commit is durable before the call returns,
 and nothing of a refused or failed attempt stays. A table socket sends that
-message from its event loop (`fast_commit_async`, on config/async_db.py's
-connections, the same text and client-side binding); the other callers, and
-the socket with `ACTION_ASYNC=0`, through Django's connection (`fast_commit`).
+message from its event loop (`fast_commit_async`, on live/async_db.py's
+connections, the same text and client-side binding); the other callers
+through Django's connection (`fast_commit`).
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ from typing import Any
 import psycopg
 from django.db import DatabaseError, connection, transaction
 
-from config import wire
 from games.models import Match
+from live import wire
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +288,7 @@ async def fast_commit_async(
     *, conn: psycopg.AsyncConnection, match_id: int, cached_seq: int, cached_state: str, state: str, seq: int,
     last_t_ms: int, seat: int, writes: Writes,
 ) -> bool:
-    """The same message from the event loop (config/async_db.py), committed when it returns; returns `bots_play`.
+    """The same message from the event loop (live/async_db.py), committed when it returns; returns `bots_play`.
 
     Raises ConflictError when the guard or a unique key refused (nothing was written; the
     connection goes back to its pool rolled back). Any other failure propagates.
@@ -312,7 +312,7 @@ async def fast_commit_async(
 async def timers_fired_async(*, conn: psycopg.AsyncConnection, timers: list[tuple[int, str, int]]) -> set[tuple[int, str]]:
     """Mark (match, timer) rows fired where the match row still holds the given seq; returns those marked.
 
-    One autocommitted statement from the event loop (games/local_timers.py) for a batch of
+    One autocommitted statement from the event loop (live/local_timers.py) for a batch of
     timers found stale on that seq's state: the match row not moved on means that state is
     the latest committed one, so marking is what `services.timer_fire` would do. A match the
     row moved on is left to the caller, which fires its timer the ordinary way.

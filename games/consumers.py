@@ -16,7 +16,6 @@ import time
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -24,24 +23,17 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
 
-from config import async_db, eager, wire
-from config.lean_queue import LeanQueue
-from games import error_texts, errors, heartbeat, local_sockets, selectors, services
-from games.broadcast import LOBBY_GROUP, table_group
+from games import error_texts, errors, selectors, services
 from games.deals import deal_played_elsewhere
 from games.latency import RttEstimator
 from games.models import Match, Table
 from games.registry import get_rules
+from live import async_db, eager, heartbeat, local_sockets, wire
+from live.broadcast import LOBBY_GROUP, table_group
+from live.lean_queue import LeanQueue
+from live.loop import database_sync_to_async
 
 log = logging.getLogger(__name__)
-
-# On PostgreSQL the default thread pool, not channels' one shared thread: sockets of
-# different tables wait on the database side by side (each call is self-contained; a
-# socket's own messages are still handled one at a time; the match row lock orders seqs).
-# SQLite writes one at a time anyway, so it keeps the one thread.
-database_sync_to_async = functools.partial(
-    DatabaseSyncToAsync, thread_sensitive=settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-)
 
 SYNC_LIMIT = 500
 
@@ -101,7 +93,7 @@ class TableConsumer(PlatformConsumer):
     match_id: int | None
     last_seq: int
 
-    frames: LeanQueue[dict[str, Any]] | None = None  # daphne's input queue of this socket, when it is ours (config/lean_queue.py)
+    frames: LeanQueue[dict[str, Any]] | None = None  # daphne's input queue of this socket, when it is ours (live/lean_queue.py)
     channel_tapped = False  # the layer hands this socket's group messages to `_tap_channel` as they are put
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -119,7 +111,7 @@ class TableConsumer(PlatformConsumer):
         """
         queue = getattr(receive, "__self__", None)
         layer = None
-        if isinstance(queue, LeanQueue) and settings.WS_TAP_FRAMES:
+        if isinstance(queue, LeanQueue):
             self.frames = queue
             layer = get_channel_layer(self.channel_layer_alias)
         if not hasattr(layer, "tap_channel"):
@@ -216,7 +208,7 @@ class TableConsumer(PlatformConsumer):
         self._queue(message)
 
     def _tap(self, message: dict[str, Any]) -> bool:
-        """daphne's frames as it reads them, before Channels' reader wakes (config/lean_queue.py): taken, True.
+        """daphne's frames as it reads them, before Channels' reader wakes (live/lean_queue.py): taken, True.
 
         Exactly what `dispatch` does with a frame, a turn of the loop and two tasks sooner: a pong
         of ours counted, anything else into the inbox in order. The close is declined (False):
@@ -379,7 +371,7 @@ class TableConsumer(PlatformConsumer):
         The message carries the raw events and state, hidden cards included: it is trusted
         because only the platform can put it on the layer (Redis in production; on the
         embedded default the worker's messages pass the sealed, type-checked relay,
-        config/relay_protocol.py). It never decides which seat this socket sees.
+        live/relay_protocol.py). It never decides which seat this socket sees.
         """
         if message["match"] != self.match_id:
             if self.match_id is None or message["match"] > self.match_id:
@@ -400,7 +392,7 @@ class TableConsumer(PlatformConsumer):
         await self._send_redacted([e for e in events if e["seq"] > self.last_seq], message["state"])
 
     async def deliver_now(self, message: dict[str, Any]) -> bool:
-        """A committed `match.events` handed over in-process (games/local_sockets.py): sent now if this socket is idle.
+        """A committed `match.events` handed over in-process (live/local_sockets.py): sent now if this socket is idle.
 
         Only when the inbox holds nothing and handles nothing, for the match shown, and the
         events follow on from the last delivered seq: then sending them here is exactly what
@@ -460,7 +452,7 @@ class TableConsumer(PlatformConsumer):
             await self.error("server_error", "the server could not handle this message; nothing was applied", self.answering)
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        try:  # size, nesting, storable text, finite numbers: one loader for every socket (config/wire.py)
+        try:  # size, nesting, storable text, finite numbers: one loader for every socket (live/wire.py)
             message = wire.loads(text_data if text_data is not None else bytes_data or b"", max_bytes=settings.WS_MAX_MESSAGE_BYTES)
         except wire.WireError as e:
             await self.error("bad_message", e.message, e.message_id)
@@ -502,7 +494,7 @@ class TableConsumer(PlatformConsumer):
         self.pinger = None
         if self.closing:
             return
-        eager.run_now(self._ping(), what="a ping")  # no task: daphne's send never waits (config/eager.py)
+        eager.run_now(self._ping(), what="a ping")  # no task: daphne's send never waits (live/eager.py)
 
     async def _ping(self) -> None:
         try:
@@ -588,7 +580,7 @@ class TableConsumer(PlatformConsumer):
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
 
     async def _submit(self, action: dict[str, Any], action_id: str) -> services.SubmitResult:
-        """The fast path on this event loop when it can decide (config/async_db.py), else a database thread."""
+        """The fast path on this event loop when it can decide (live/async_db.py), else a database thread."""
         assert self.match_id is not None and self.seat is not None
         on_loop = async_db.enabled()
         if on_loop:
@@ -637,7 +629,7 @@ class TableConsumer(PlatformConsumer):
 
 class ReadOnlyConsumer(PlatformConsumer):
     """A socket clients only listen on (lobby, tournaments): `ping` answers `pong`, anything else
-    `bad_message`. Its frames are read by the same loader as the table socket's (config/wire.py)."""
+    `bad_message`. Its frames are read by the same loader as the table socket's (live/wire.py)."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:

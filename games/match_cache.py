@@ -32,10 +32,9 @@ Guarantees (the same as the locked path's):
 A match whose fast attempt failed (another process commits there too: a
 worker's bots) skips the fast path for CONTENDED_S, so it pays the wasted round
 trip rarely. A table socket's action takes the fast path on its event loop
-(`services.action_submit_cached`, config/async_db.py: no thread hop); the
+(`services.action_submit_cached`, live/async_db.py: no thread hop); the
 other callers in a database thread (`_submit_cached`); both share the plan
-(`services._fast_plan`) and the message. The embedded default (SQLite) has no fast path. `ACTION_CACHE=0`
-turns it off (to measure the locked path).
+(`services._fast_plan`) and the message. The embedded default (SQLite) has no fast path.
 """
 
 from __future__ import annotations
@@ -46,7 +45,6 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import connection
 
 LIMIT = 4_096  # matches remembered per process, the least recently used going first: a state is a few KB, so at most some 25 MB
@@ -76,7 +74,7 @@ _lock = threading.Lock()
 
 
 def enabled() -> bool:
-    return bool(settings.ACTION_CACHE) and connection.vendor == "postgresql"
+    return connection.vendor == "postgresql"
 
 
 def get(match_id: int) -> Cached | None:
@@ -125,7 +123,7 @@ def end(match_id: int) -> None:
     """This process committed the match's end: forget its state, remember that it is over.
 
     A match never comes back to life, so "over" is final. The timers it still has held here
-    (games/local_timers.py) need nothing done when due: `services.timer_fire` would answer
+    (live/local_timers.py) need nothing done when due: `services.timer_fire` would answer
     only `match_over`, the sweeper never fires a finished match's row, and the pruner deletes
     it. Many are: each Smack It! flip arms a 10 s idle timer, so a short match ends with ten
     seconds of them still held.

@@ -184,7 +184,7 @@ class ChatMessage(models.Model):
 class WebProcess(models.Model):
     """A running web (daphne) process, alive while its heartbeat is fresh: a lease.
 
-    Each process refreshes its one row every PRESENCE_HEARTBEAT_SECONDS (games/heartbeat.py), one
+    Each process refreshes its one row every PRESENCE_HEARTBEAT_SECONDS (live/heartbeat.py), one
     write per process and interval however many sockets it holds. A process that dies stops
     refreshing; after PRESENCE_LEASE_SECONDS its connections no longer count and the presence
     sweeper removes them, counting its players' away time from `seen_at`, its last beat.

@@ -117,7 +117,7 @@ def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int]]:
 
 
 async def seat_round_trips_async(*, conn: Any, table_id: int) -> tuple[int, dict[int, int]]:
-    """`seat_round_trips` on the event loop's connection (config/async_db.py; the async fast path's race claims)."""
+    """`seat_round_trips` on the event loop's connection (live/async_db.py; the async fast path's race claims)."""
     async with conn.cursor() as cursor:
         await cursor.execute(_SEAT_ROUND_TRIPS, [lease_cutoff(), table_id])
         rows = await cursor.fetchall()

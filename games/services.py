@@ -10,7 +10,7 @@ transaction opened and committed by hand (games/action_sql.ActionTransaction:
 the same lock, durability and after-commit guarantees as `atomic`), or one
 when this process committed the match's last action (games/match_cache.py:
 decided on that state, the row's guard validates it), sent from the table
-socket's event loop (`action_submit_cached`, config/async_db.py).
+socket's event loop (`action_submit_cached`, live/async_db.py).
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
-from config import async_db, wire
-from games import action_sql, broadcast, errors, local_sockets, local_timers, match_cache, selectors
+from games import action_sql, errors, match_cache, selectors
 from games.engine import BOT_LEVELS, BotContext, RuleError, Timing, resolve_options
 from games.latency import compensation_ms
 from games.models import (
@@ -50,8 +49,8 @@ from games.models import (
     WebProcess,
 )
 from games.registry import get_bot, get_rules, public_slugs
-from games.scheduling import schedule
 from games.table_options import table_options_resolve
+from live import async_db, bus, wire
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +127,7 @@ def table_create(
         )
         if sit:
             Seat.objects.create(table=table, seat=0, user=host)
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     return table
 
 
@@ -174,7 +173,7 @@ def table_join(*, table_id: int, user: User, seat: int | None = None) -> Table:
                 Seat.objects.create(table=table, seat=number, user=user)
         except IntegrityError:
             raise errors.conflict(f"seat {number} is taken", "seat_taken") from None
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     return table
 
 
@@ -205,11 +204,11 @@ def table_leave(*, table_id: int, user: User) -> Table:
             successor = table.seat_set.filter(bot_level="").order_by("seat").first()
             if successor is None:
                 table.delete()
-                broadcast.table_removed(table_id)
+                bus.table_removed(table_id)
                 return table
             table.host = successor.user
             table.save(update_fields=["host"])
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     return table
 
 
@@ -224,7 +223,7 @@ def table_add_bot(*, table_id: int, by: User, seat: int | None = None, level: st
             raise errors.conflict("the table has started", "started")
         number = _free_seat(table, seat)
         Seat.objects.create(table=table, seat=number, user=_table_bot(table, level), bot_level=level)
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     return table
 
 
@@ -269,10 +268,8 @@ def _match_options(table: Table, rules: Any, seats: list[Seat]) -> dict[str, Any
     if "dealer" in rules.options:
         options["dealer"] = table.dealer
     if "beginners" in rules.options:
-        from games.selectors import wins_count
-
         options["beginners"] = [
-            s.seat for s in seats if not s.is_bot and wins_count(user=s.user, game=table.game) < 2
+            s.seat for s in seats if not s.is_bot and selectors.wins_count(user=s.user, game=table.game) < 2
         ]
     if table.ranked:  # beginner help that plays part of the game (ZIGZAG's hand_hint) is off in ranked play
         for name in getattr(rules, "unranked_off", ()):
@@ -291,7 +288,7 @@ def table_start(*, table_id: int, by: User, seed: str | None = None) -> Match:
         if len(seats) != table.seats:
             raise errors.conflict(f"every seat must be filled ({len(seats)} of {table.seats})", "not_full")
         match = _match_create(table=table, seats=seats, seed=seed)
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     return match
 
 
@@ -307,7 +304,7 @@ def table_rematch(*, table_id: int, by: User) -> Match:
         table.dealer = ((table.seats - 1 if last < 0 else last) + 1) % table.seats
         seats = list(table.seat_set.select_related("user"))
         match = _match_create(table=table, seats=seats, seed=None)
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     return match
 
 
@@ -411,7 +408,7 @@ def action_submit(
     claim reached the web process (a claim waiting behind the socket's previous
     message is judged from then, not from when its turn came). Who hears of it
     is `action_notify`'s, once, after the commit. `hold_timers`: the timers the
-    action arms are held by this web process (games.local_timers: a table
+    action arms are held by this web process (live.local_timers: a table
     socket's actions and the timers they chain), else scheduled on Celery.
     `cache` False: the caller already tried the fast path (`action_submit_cached`, on the
     event loop) and this is the locked path's turn.
@@ -567,7 +564,7 @@ async def action_submit_cached(
     *, match_id: int, seat: int, action: dict[str, Any], action_id: str, rtt_ms: int | None,
     received_at: datetime.datetime | None, channel: str | None = None,
 ) -> SubmitResult | None:
-    """The fast path from the event loop itself (config/async_db.py): no thread, no Django cursor.
+    """The fast path from the event loop itself (live/async_db.py): no thread, no Django cursor.
 
     For a table socket's checked action (the consumer made `action_check`); its timers are
     held by this process. The same plan, message, guard and cache as `_submit_cached`, so
@@ -575,7 +572,7 @@ async def action_submit_cached(
     in a database thread (`action_submit(..., cache=False)`). Acknowledged only after the
     COMMIT returned; `action_notify` runs once, after it, and its failure does not undo it.
     The idle sockets of the table in this process are handed the events first
-    (games/local_sockets.py); the group message skips them and `channel`, the acting
+    (live/local_sockets.py); the group message skips them and `channel`, the acting
     socket's, which sends its own events with its answer.
     """
     entry = match_cache.get(match_id)
@@ -602,9 +599,9 @@ async def action_submit_cached(
             return None
     bots = _fast_committed(plan, bots_play)
     here: frozenset[str] = frozenset() if channel is None else frozenset([channel])
-    if entry.table_id is not None:  # the idle sockets of the table here, in this turn of the loop (games/local_sockets.py)
-        here |= await local_sockets.deliver(
-            table_id=entry.table_id, message=broadcast.match_events_message(match_id, plan.stored, plan.state)
+    if entry.table_id is not None:  # the idle sockets of the table here, in this turn of the loop (live/local_sockets.py)
+        here |= await bus.deliver_here(
+            table_id=entry.table_id, message=bus.match_events_message(match_id, plan.stored, plan.state)
         )
     try:
         action_notify(
@@ -798,7 +795,7 @@ def bots_plan(*, match_id: int, seq: int) -> int:
         move = bot.choose(ctx, rng)
         if move is None:
             continue
-        schedule("games.bot_act", (match_id, seat, seq, move.action), max(0, move.at_ms - now) / 1000)
+        bus.schedule("games.bot_act", (match_id, seat, seq, move.action), max(0, move.at_ms - now) / 1000)
         planned += 1
     return planned
 
@@ -865,32 +862,32 @@ def action_notify(
     """Tell the table, then schedule what follows: once per committed action, only after its commit.
 
     Neither waits here in a web process: the group send is handed to the server's event loop
-    (games.broadcast) and the broker publishes to the publisher thread (games.scheduling).
+    (live.broadcast) and the broker publishes to the publisher thread (live.scheduling).
     `held_from` (the match's start, for a table socket's action): its timers are held by this
-    web process's event loop (games.local_timers), due at `held_from + due_ms`, when it can.
+    web process's event loop (live.local_timers), due at `held_from + due_ms`, when it can.
     `committed`: called after a commit Django's transaction knows nothing of (the event loop's
     fast path), so the table hears of it now rather than on Django's commit; `here`: the
-    channels of this process that have the events already (games/local_sockets.py).
+    channels of this process that have the events already (live/local_sockets.py).
     """
     seq = events[-1]["seq"]
     if table_id is not None:
-        broadcast.match_events(table_id, match_id, events, state, committed=committed, here=here)
-    hold = held_from is not None and local_timers.can_hold()
+        bus.match_events(table_id, match_id, events, state, committed=committed, here=here)
+    hold = held_from is not None and bus.timer_can_hold()
     for t in timers:
         timer_id, due_ms = str(t["data"]["id"]), int(t["data"]["due_ms"])
         if hold:
             assert held_from is not None
-            local_timers.hold(
+            bus.timer_hold(
                 match_id=match_id, timer_id=timer_id, due_at=held_from + datetime.timedelta(milliseconds=due_ms), armed_seq=seq,
             )
-        if not hold or local_timers.also_scheduled():
-            schedule("games.fire_timer", (match_id, timer_id), (due_ms - now) / 1000)
+        if not hold or bus.timer_also_scheduled():
+            bus.schedule("games.fire_timer", (match_id, timer_id), (due_ms - now) / 1000)
     if finished:
         if table_id is not None:
-            broadcast.table_changed(table_id)
-        schedule("games.match_finished", (match_id,), 0)
+            bus.table_changed(table_id)
+        bus.schedule("games.match_finished", (match_id,), 0)
     elif bots:
-        schedule("games.plan_bots", (match_id, seq), 0)
+        bus.schedule("games.plan_bots", (match_id, seq), 0)
 
 
 def match_abort(*, match_id: int, by: User) -> Match:
@@ -907,7 +904,7 @@ def match_abort(*, match_id: int, by: User) -> Match:
             Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
         transaction.on_commit(functools.partial(match_cache.end, match.pk))
     if match.table_id:
-        broadcast.table_changed(match.table_id)
+        bus.table_changed(match.table_id)
     return match
 
 
@@ -915,7 +912,7 @@ def match_abort(*, match_id: int, by: User) -> Match:
 #
 # Who is at a table: one TableConnection row per open socket of a signed-in user,
 # written when the socket opens and closes, counting only while the web process
-# that holds it beats (WebProcess, games/heartbeat.py). Nothing is counted per
+# that holds it beats (WebProcess, live/heartbeat.py). Nothing is counted per
 # seat number: the seat a connection stands for is Seat(table, user), so a player
 # who left a seat cannot mark its next occupant away, and a web process that dies
 # stops counting for its players by itself. Seat.seen_at keeps when the player was
@@ -945,7 +942,7 @@ def presence_open(*, table_id: int, user_id: int, channel_name: str, process_id:
                 seat.seen_at = now
                 seat.save(update_fields=["zombie", "seen_at"])
             if back:
-                broadcast.table_changed(table_id)
+                bus.table_changed(table_id)
     except IntegrityError:
         return  # the table (or the user) was deleted meanwhile: nothing to be present at
 
@@ -965,7 +962,7 @@ def presence_close(*, table_id: int, user_id: int, channel_name: str) -> None:
         seat.seen_at = now
         seat.save(update_fields=["seen_at"])
     if seat.table.status == Table.Status.PLAYING and not seat.zombie:
-        schedule("games.zombie_check", (table_id,), seat.table.zombie_seconds)
+        bus.schedule("games.zombie_check", (table_id,), seat.table.zombie_seconds)
 
 
 _RTT_SET = f"UPDATE {TableConnection._meta.db_table} SET rtt_ms = %s WHERE channel_name = %s"
@@ -977,18 +974,18 @@ def presence_rtt_set(*, channel_name: str, rtt_ms: int, table_id: int | None = N
     Written only when the estimate moved noticeably (games.latency), so a row is
     written about once per connection, not once per ping. With `table_id` the
     table hears of it (every player's ping is on the table page), at most once
-    per gap (games.broadcast.table_round_trips_changed).
+    per gap (live.bus.table_round_trips_changed).
     """
     with connection.cursor() as cursor:  # by hand: the ORM's update cost a busy web process 3 % of its CPU
         cursor.execute(_RTT_SET, [max(0, int(rtt_ms)), channel_name])
         changed = cursor.rowcount > 0
     if changed and table_id is not None:
-        broadcast.table_round_trips_changed(table_id)
+        bus.table_round_trips_changed(table_id)
     return changed
 
 
 async def presence_rtt_set_async(*, channel_name: str, rtt_ms: int, table_id: int | None = None) -> bool:
-    """`presence_rtt_set` from the event loop's own connection (config/async_db.py): no thread.
+    """`presence_rtt_set` from the event loop's own connection (live/async_db.py): no thread.
 
     At 1,000 sockets about a hundred of these a second each took a database thread and
     its hop (README "Performance"); the one autocommitted UPDATE is the same.
@@ -997,7 +994,7 @@ async def presence_rtt_set_async(*, channel_name: str, rtt_ms: int, table_id: in
         await cursor.execute(_RTT_SET, [max(0, int(rtt_ms)), channel_name])
         changed = cursor.rowcount > 0
     if changed and table_id is not None:
-        broadcast.table_round_trips_changed(table_id, committed=True)
+        bus.table_round_trips_changed(table_id, committed=True)
     return changed
 
 
@@ -1092,10 +1089,10 @@ def _zombie_the_away(candidates: QuerySet[Seat]) -> int:
             seat.zombie = True
             seat.save(update_fields=["zombie"])
             match = Match.objects.filter(pk=seat.table.current_match_id).values_list("pk", "seq", "status").first()
-            broadcast.table_changed(seat.table_id)
+            bus.table_changed(seat.table_id)
         made += 1
         if match is not None and match[2] == Match.Status.LIVE:
-            schedule("games.plan_bots", (match[0], match[1]), 0)
+            bus.schedule("games.plan_bots", (match[0], match[1]), 0)
     return made
 
 
@@ -1121,7 +1118,7 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
     if not Table.objects.filter(pk=table_id).exists():
         raise errors.not_found("no such table")
     message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
-    broadcast.chat(table_id, {"user": user.username, "text": text, "at": message.created_at.isoformat()})
+    bus.chat(table_id, {"user": user.username, "text": text, "at": message.created_at.isoformat()})
     return message
 
 
@@ -1155,7 +1152,7 @@ def table_create_for(
                 Seat.objects.create(table=table, seat=number, user=_table_bot(table, level or "normal"), bot_level=level or "normal")
             else:
                 Seat.objects.create(table=table, seat=number, user=person, bot_level=level or "")  # (bot account, level): a named bot
-    broadcast.table_changed(table.pk)
+    bus.table_changed(table.pk)
     if start:
         table_start(table_id=table.pk, by=organiser, seed=seed)
     return table
@@ -1188,6 +1185,6 @@ def _seat_to_bot(*, table_id: int, seat: int, withdraw: bool) -> None:
         s.withdrawn = s.withdrawn or withdraw
         s.save(update_fields=["zombie", "withdrawn"])
         match = s.table.current_match
-        broadcast.table_changed(table_id)
+        bus.table_changed(table_id)
     if not planned and match is not None and match.status == Match.Status.LIVE:
-        schedule("games.plan_bots", (match.pk, match.seq), 0)
+        bus.schedule("games.plan_bots", (match.pk, match.seq), 0)

@@ -15,8 +15,9 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from games import errors, selectors, services
+from games.hooks import run_match_finished
 from games.models import Match, MatchPlayer, Seat
-from games.scheduling import schedule
+from live.bus import schedule
 
 log = logging.getLogger(__name__)
 
@@ -100,14 +101,12 @@ def sweep_presence() -> dict[str, int]:
 @shared_task(name="games.match_finished")
 def match_finished(match_id: int) -> None:
     """Hook for what follows a match: ratings, statistics, tournaments register here."""
-    from games.hooks import run_match_finished
-
     run_match_finished(match_id)
 
 
 SWEEP_GRACE_MS = 1000
 """How long past due a timer must be before the sweeper fires it: its holder (a worker's countdown task,
-or the web process that armed it, games/local_timers.py) fires it at the due time; the sweeper is for the lost."""
+or the web process that armed it, live/local_timers.py) fires it at the due time; the sweeper is for the lost."""
 
 
 @shared_task(name="games.sweep_timers")

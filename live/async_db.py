@@ -25,8 +25,8 @@ Shape and guarantees:
   finishes connections of loops that have ended, so the test database can
   be dropped. At most `DB_ASYNC_POOL_SIZE` connections per loop; more actions
   in flight wait for one (FIFO), as the thread path waits for its pool.
-- **PostgreSQL only, switchable.** `enabled()` is false on SQLite (no fast path
-  there) and with `ACTION_ASYNC=0` (the thread path, to measure it).
+- **PostgreSQL only.** `enabled()` is false on SQLite: the embedded default has
+  no fast path (a property of the backend, not a setting).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 
 def enabled() -> bool:
-    return bool(settings.ACTION_ASYNC) and bool(settings.ACTION_CACHE) and _default()["ENGINE"].endswith("postgresql")
+    return _default()["ENGINE"].endswith("postgresql")
 
 
 def _default() -> dict[str, Any]:

@@ -3,32 +3,42 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import logging
-import os
+from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from live.loop import database_sync_to_async, server_loop
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+
+TablePayload = Callable[[int], "dict[str, Any] | None"]
+_table_payload: TablePayload | None = None
+
+
+def table_payload_from(read: TablePayload) -> None:
+    """The domain's read of a table's public payload (None: gone), for `table.changed` (live.bus.serve)."""
+    global _table_payload
+    _table_payload = read
 
 
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def _send(group: str, message: dict[str, Any], here: frozenset[str] = frozenset()) -> None:
+def send(group: str, message: dict[str, Any], here: frozenset[str] = frozenset()) -> None:
     """Send to a group through this process's channel layer (settings.CHANNEL_LAYERS).
 
     On the embedded default a Celery worker's layer relays to the web process
-    (config/relay_layer.py); code here is the same in every configuration.
-    `here`: channels of this process that have the message already (games/local_sockets.py),
-    skipped by a layer that can (config/pubsub_layer.py); any other delivers to them too and
+    (live/relay_layer.py); code here is the same in every configuration.
+    `here`: channels of this process that have the message already (live/local_sockets.py),
+    skipped by a layer that can (live/pubsub_layer.py); any other delivers to them too and
     their seq check drops it.
     """
     layer = get_channel_layer()
@@ -45,6 +55,11 @@ def _send(group: str, message: dict[str, Any], here: frozenset[str] = frozenset(
         async_to_sync(layer.group_send)(group, message)
     except Exception as e:  # noqa: BLE001 - the commit stands; sockets catch up by seq (gap fill, `sync`)
         log.warning("group send to %s failed: %s", group, e)
+
+
+def send_on_commit(group: str, message: dict[str, Any]) -> None:
+    """`send` once the surrounding transaction commits (at once outside one); nothing for a rollback."""
+    transaction.on_commit(lambda: send(group, message))
 
 
 _last_send: dict[tuple[int, str], asyncio.Task[Any]] = {}
@@ -76,17 +91,6 @@ def _report(group: str) -> Any:
     return done
 
 
-def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop of the ASGI server, called on it (the event loop's fast path) or from one
-    of its sync threads; else None (a worker, a command, a synchronous test)."""
-    with contextlib.suppress(RuntimeError):
-        return asyncio.get_running_loop()
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
-
-
 def match_events_message(match_id: int, events: list[dict[str, Any]], state: Any) -> dict[str, Any]:
     """The `match.events` group message (raw: each consumer redacts it for its own socket)."""
     return {"type": "match.events", "match": match_id, "events": events, "state": state}
@@ -99,27 +103,28 @@ def match_events(
     """New events of a match (raw; each consumer redacts them for its own socket).
 
     `committed`: the events are committed already, outside Django's transactions (the event
-    loop's fast path, config/async_db.py): sent now instead of on Django's commit. `here`: this
-    process's channels that have them already (games/local_sockets.py), not sent them again.
+    loop's fast path, live/async_db.py): sent now instead of on Django's commit. `here`: this
+    process's channels that have them already (live/local_sockets.py), not sent them again.
     """
     message = match_events_message(match_id, events, state)
     if committed:
-        _send(table_group(table_id), message, here)
+        send(table_group(table_id), message, here)
         return
-    transaction.on_commit(lambda: _send(table_group(table_id), message))
+    transaction.on_commit(lambda: send(table_group(table_id), message))
 
 
 def table_changed(table_id: int) -> None:
-    def send() -> None:
-        from games.selectors import table_payload_or_none
+    read = _table_payload
+    assert read is not None, "the domain serves the table payload at app ready (live.bus.serve)"
 
-        payload = table_payload_or_none(table_id)
+    def send_payload() -> None:
+        payload = read(table_id)
         if payload is None:
             return
-        _send(table_group(table_id), {"type": "table.changed", "table": payload})
-        _send(LOBBY_GROUP, {"type": "lobby.table", "table": payload})
+        send(table_group(table_id), {"type": "table.changed", "table": payload})
+        send(LOBBY_GROUP, {"type": "lobby.table", "table": payload})
 
-    transaction.on_commit(send)
+    transaction.on_commit(send_payload)
 
 
 ROUND_TRIPS_GAP_S = 10.0
@@ -165,8 +170,6 @@ def _round_trips_send(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
     if len(_round_trips_next) > 10_000:
         for key in [k for k, (at, waiting) in _round_trips_next.items() if at < now and not waiting]:
             del _round_trips_next[key]
-    from games.consumers import database_sync_to_async  # the table socket's: one thread on SQLite, the pool on PostgreSQL
-
     task = loop.create_task(database_sync_to_async(table_changed)(table_id), name=f"round trips of table {table_id}")
     _sending.add(task)
     task.add_done_callback(_round_trips_done)
@@ -182,8 +185,8 @@ def _round_trips_done(task: asyncio.Task[Any]) -> None:
 
 
 def table_removed(table_id: int) -> None:
-    transaction.on_commit(lambda: _send(LOBBY_GROUP, {"type": "lobby.removed", "table_id": table_id}))
+    transaction.on_commit(lambda: send(LOBBY_GROUP, {"type": "lobby.removed", "table_id": table_id}))
 
 
 def chat(table_id: int, message: dict[str, Any]) -> None:
-    transaction.on_commit(lambda: _send(table_group(table_id), {"type": "chat.message", "message": message}))
+    transaction.on_commit(lambda: send(table_group(table_id), {"type": "chat.message", "message": message}))

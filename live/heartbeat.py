@@ -12,33 +12,45 @@ The task starts lazily with the first socket the process opens (the first beat
 is awaited, so the row exists before that socket's row counts) and stops with
 the last. The process also keeps its open sockets here: a beat that finds its
 rows differ from them (the sweeper took the process for dead during a stall, a
-close could not be written) writes back the truth (services.web_process_beat).
+close could not be written) writes back the truth (the domain's `web_process_beat`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
+import datetime
 import logging
 import os
 import socket
 import uuid
+from typing import Protocol
 
-from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
+from live.loop import database_sync_to_async
 
 log = logging.getLogger(__name__)
 
 PROCESS_ID = uuid.uuid4()
 NAME = f"{socket.gethostname()}:{os.getpid()}"
 
-# As the consumers: PostgreSQL calls in the default pool, SQLite's in the one shared thread.
-_database_sync_to_async = functools.partial(
-    DatabaseSyncToAsync, thread_sensitive=settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-)
+
+class ProcessBeat(Protocol):
+    """The domain's write of one beat (games: `services.web_process_beat`); returns the connection rows put right."""
+
+    def __call__(
+        self, *, process_id: uuid.UUID, name: str, sockets: dict[str, tuple[int, int]], taken_at: datetime.datetime
+    ) -> int: ...
+
+
+_beat_write: ProcessBeat | None = None
+
+
+def beat_with(write: ProcessBeat) -> None:
+    """Where a beat is written (live.bus.serve, at app ready): presence rows are the domain's."""
+    global _beat_write
+    _beat_write = write
 
 _sockets: dict[str, tuple[int, int]] = {}  # channel name -> (table id, user id) of this process's open sockets
 _task: asyncio.Task[None] | None = None
@@ -61,8 +73,10 @@ def closed(channel_name: str) -> None:
 
 async def beat() -> int:
     """Refresh this process's lease now; returns how many connection rows it put right."""
+    write = _beat_write
+    assert write is not None, "the domain serves the beat at app ready (live.bus.serve)"
     taken_at = timezone.now()
-    return await _database_sync_to_async(services.web_process_beat)(
+    return await database_sync_to_async(write)(
         process_id=PROCESS_ID, name=NAME, sockets=dict(_sockets), taken_at=taken_at
     )
 

@@ -15,7 +15,7 @@ delivered, for the match it shows (`TableConsumer.deliver_now`); otherwise it
 does nothing and the group message, sent as before, reaches it in order. The
 group message skips the sockets that took them (and the acting socket, which
 sends its own events before its ack) where the layer can
-(`config/pubsub_layer.py`); on any other layer they get it again and drop it
+(`live/pubsub_layer.py`); on any other layer they get it again and drop it
 as already delivered (their seq check). Nothing here decides what a socket sees: that is its own seat's
 redaction and view, the same calls as the group handler's.
 """

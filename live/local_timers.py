@@ -45,11 +45,13 @@ Guarantees, the same as Celery's path gave:
 
 Only a table socket's actions (and the timers they chain) are held here: a
 match started over REST, a bot's move and everything a Celery worker commits
-schedule their timers on Celery as before (`games.scheduling`). With the
-manual scheduler of the tests a held timer is also put on its queue, so a test
+schedule their timers on Celery as before (`live.scheduling`). With a test's
+queue standing in for Celery a held timer is also put on it, so a test
 running the queue on its virtual clock still sees every timer (the second to
-fire is the duplicate `timer:<id>` and applies nothing). The `LOCAL_TIMERS=0`
-setting sends every timer to the scheduler alone (to measure that path).
+fire is the duplicate `timer:<id>` and applies nothing).
+
+Live knows nothing of matches: the domain answers for its timers through the
+`TimerOwner` it serves at app ready (games/held_timers.py).
 """
 
 from __future__ import annotations
@@ -60,12 +62,12 @@ import dataclasses
 import datetime
 import logging
 from dataclasses import dataclass
+from typing import Protocol
 
-from django.conf import settings
 from django.utils import timezone
 
-from config import async_db
-from games.broadcast import server_loop
+from live import scheduling
+from live.loop import database_sync_to_async, server_loop
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +81,52 @@ _stale: list[_Stale] = []  # stale timers waiting to be marked fired
 _marker: asyncio.Task[None] | None = None  # the task that marks the next batch
 
 
+class TimerOwner(Protocol):
+    """What the domain answers about its timers (games/held_timers.py, served at app ready by live.bus.serve).
+
+    Live holds a timer and calls back at its due time; what a timer means, whether
+    it is stale, and how it is fired stay the domain's.
+    """
+
+    def has_ended(self, match_id: int) -> bool:
+        """This process committed the match's end: its timers are dropped when due."""
+        ...
+
+    def stale_at(self, *, match_id: int, timer_id: str, armed_seq: int) -> int | None:
+        """On the event loop, from this process's cache: the seq that shows the timer stale, or None (fire it)."""
+        ...
+
+    async def mark_fired(self, timers: list[tuple[int, str, int]]) -> set[tuple[int, str]]:
+        """Mark stale timers `(match, timer, seq)` fired in one statement; those it marked."""
+        ...
+
+    def fire(self, *, match_id: int, timer_id: str) -> None:
+        """Fire a due timer, in a database thread; its own refusals are answered (logged) there."""
+        ...
+
+
+_owner: TimerOwner | None = None
+
+
+def held_for(owner: TimerOwner) -> None:
+    """Who answers for held timers (live.bus.serve, at app ready)."""
+    global _owner
+    _owner = owner
+
+
+def _the_owner() -> TimerOwner:
+    assert _owner is not None, "the domain serves its timers at app ready (live.bus.serve)"
+    return _owner
+
+
 def can_hold() -> bool:
-    """Whether a timer armed now would be held here: a web process's thread, not switched off."""
-    return settings.LOCAL_TIMERS and server_loop() is not None
+    """Whether a timer armed now would be held here: in a web process (its event loop or one of its threads)."""
+    return server_loop() is not None
 
 
 def also_scheduled() -> bool:
-    """Whether a held timer goes to the scheduler as well: the tests' manual one."""
-    return settings.PLATFORM_SCHEDULER == "manual"
+    """Whether a held timer goes to the scheduler as well: a test's queue standing in for Celery."""
+    return scheduling.replaced()
 
 
 def hold(*, match_id: int, timer_id: str, due_at: datetime.datetime, armed_seq: int) -> None:
@@ -106,11 +146,10 @@ def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: 
     if wait_s > 0:
         loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at, armed_seq)
         return
-    from games import match_cache, services
-
-    if match_cache.has_ended(match_id):
+    owner = _the_owner()
+    if owner.has_ended(match_id):
         return  # this process committed the match's end: firing would only answer match_over (match_cache.end)
-    stale_at = services.timer_stale_cached(match_id=match_id, timer_id=timer_id, armed_seq=armed_seq) if async_db.enabled() else None
+    stale_at = owner.stale_at(match_id=match_id, timer_id=timer_id, armed_seq=armed_seq)
     if stale_at is not None:
         _dismiss(loop, _Stale(match_id, timer_id, stale_at, armed_seq))
         return
@@ -124,17 +163,9 @@ def _start_fire(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str) -
 
 
 async def _fire(match_id: int, timer_id: str) -> None:
-    from games import errors, services
-    from games.consumers import database_sync_to_async  # the table socket's: one thread on SQLite, the pool on PostgreSQL
-
-    def fire() -> None:
-        try:
-            services.timer_fire(match_id=match_id, timer_id=timer_id, hold_timers=True)
-        except errors.PlatformError as e:
-            log.info("timer %s of match %s not applied: %s", timer_id, match_id, e.message)
-
+    owner = _the_owner()
     try:
-        await database_sync_to_async(fire)()
+        await database_sync_to_async(owner.fire)(match_id=match_id, timer_id=timer_id)
     except Exception:  # noqa: BLE001 - its PendingTimer row stays unfired: beat's sweeper fires it
         log.warning("timer %s of match %s not fired here", timer_id, match_id, exc_info=True)
 
@@ -157,27 +188,23 @@ def _dismiss(loop: asyncio.AbstractEventLoop, stale: _Stale) -> None:
 
 
 async def _mark_stale(loop: asyncio.AbstractEventLoop) -> None:
-    from games import action_sql
-
     global _marker
     await asyncio.sleep(DISMISS_GAP_S)
     batch = _stale[:]
     del _stale[:]
     _marker = None  # what is dismissed from here on goes in the next batch, with a task of its own
+    owner = _the_owner()
     try:
-        async with async_db.connection() as conn:
-            marked = await action_sql.timers_fired_async(conn=conn, timers=[(x.match_id, x.timer_id, x.seq) for x in batch])
+        marked = await owner.mark_fired([(x.match_id, x.timer_id, x.seq) for x in batch])
     except Exception:  # noqa: BLE001 - unfired stale rows are fired by the sweeper, as the no-ops they are
         log.warning("%d stale timers not marked fired here", len(batch), exc_info=True)
         return
-    from games import match_cache, services
-
     for x in batch:
-        if (x.match_id, x.timer_id) in marked or match_cache.has_ended(x.match_id):
+        if (x.match_id, x.timer_id) in marked or owner.has_ended(x.match_id):
             continue
         # The match moved on since (this process's own next action, mostly): stale on the newer
         # cached state too, it waits for the next batch; otherwise, or after a few tries, the row decides.
-        again = services.timer_stale_cached(match_id=x.match_id, timer_id=x.timer_id, armed_seq=x.armed_seq)
+        again = owner.stale_at(match_id=x.match_id, timer_id=x.timer_id, armed_seq=x.armed_seq)
         if again is not None and again > x.seq and x.tries < DISMISS_TRIES:
             _dismiss(loop, dataclasses.replace(x, seq=again, tries=x.tries + 1))
         else:

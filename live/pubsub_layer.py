@@ -13,11 +13,11 @@ every message once. Other processes decode a message once per process, not
 once per socket.
 
 Guarantees as before: a process's sends to one group reach its sockets in the
-order they were sent (games.broadcast sends them in order); between processes
+order they were sent (live.broadcast sends them in order); between processes
 Redis is the only path and nothing is ordered, which the consumers handle
 (seq gaps are filled from the database). With Redis away, this process's
 sockets still hear its sends; the publish fails as before and the others catch
-up by seq or `sync`. Each channel's queue is a `config.lean_queue.LeanQueue` (an
+up by seq or `sync`. Each channel's queue is a `live.lean_queue.LeanQueue` (an
 `asyncio.Queue` is 3 KB of empty deques per socket).
 
 A consumer may take its channel's messages as they are put instead of reading them
@@ -38,7 +38,7 @@ from typing import Any
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _consistent_hash, _wrap_close, decode_hosts
 
-from config.lean_queue import LeanQueue
+from live.lean_queue import LeanQueue
 
 ORIGIN_BYTES = 16
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class _LoopLayer(RedisPubSubLoopLayer):
         name = self._get_group_channel_name(group)
         for channel in self.groups.get(name, ()):
             if channel in here:
-                continue  # it has the message already (games/local_sockets.py)
+                continue  # it has the message already (live/local_sockets.py)
             queue = self.channels.get(channel)
             if queue is not None:
                 queue.put_nowait(_Local(message))
@@ -119,7 +119,7 @@ class LocalFirstPubSubChannelLayer(RedisPubSubChannelLayer):
         await layer.group_send(group, message, here)
 
     def tap_channel(self, channel: str, tap: Callable[[dict[str, Any]], bool]) -> bool:
-        """Offer each message for `channel` to `tap` as it is put (config/lean_queue.py `set_tap`); False: not tappable here.
+        """Offer each message for `channel` to `tap` as it is put (live/lean_queue.py `set_tap`); False: not tappable here.
 
         What `tap` declines stays queued, in order, for `receive` or a later tap.
         """

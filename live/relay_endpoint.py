@@ -4,7 +4,7 @@ Mounted by config/urls.py only when this process holds the in-memory channel lay
 (`settings.CHANNEL_RELAY_ENDPOINT`: never with REDIS_URL, where every process talks to
 Redis and nothing is relayed). It delivers a group message only when the body is sealed
 with the installation's relay key, fresh, not seen before, and a message the platform
-itself sends (config/relay_protocol.py). Coming from this machine is required too, but
+itself sends (live/relay_protocol.py). Coming from this machine is required too, but
 proves nothing on its own: behind a reverse proxy on the same host every client does.
 """
 
@@ -17,7 +17,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from config.relay_protocol import SIGNATURE_HEADER, Replays, open_sealed
+from live.relay_protocol import SIGNATURE_HEADER, Replays, open_sealed
 
 log = logging.getLogger(__name__)
 

@@ -3,8 +3,8 @@
 The in-memory channel layer lives inside the one daphne process, so the worker (timers,
 bots, tournaments) cannot reach its groups. With `CHANNEL_RELAY_URL` set (bin/run sets it
 for the worker only, never with REDIS_URL) settings select this layer: `group_send`
-seals the message (config/relay_protocol.py: an HMAC from SECRET_KEY, a time and a
-nonce) and POSTs it to the web process's relay endpoint (config/relay_endpoint.py),
+seals the message (live/relay_protocol.py: an HMAC from SECRET_KEY, a time and a
+nonce) and POSTs it to the web process's relay endpoint (live/relay_endpoint.py),
 which checks it and hands it to its in-memory layer. The worker holds no sockets, so
 the layer only sends to groups. The platform code is the same in every configuration:
 it calls `get_channel_layer().group_send`.
@@ -18,7 +18,7 @@ from typing import Any
 
 from channels.layers import BaseChannelLayer
 
-from config.relay_protocol import SIGNATURE_HEADER, message_problem, seal
+from live.relay_protocol import SIGNATURE_HEADER, message_problem, seal
 
 
 class RelayChannelLayer(BaseChannelLayer):

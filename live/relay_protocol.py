@@ -1,6 +1,6 @@
 """What may cross the embedded default's channel relay, and how a relayed message is sealed.
 
-The relay (config/relay_layer.py → config/relay_endpoint.py) hands the Celery worker's
+The relay (live/relay_layer.py → live/relay_endpoint.py) hands the Celery worker's
 group messages to the one web process that holds the in-memory channel layer. A message
 that arrives there is delivered to sockets as if the platform had sent it, so the
 receiving end trusts nothing in it that it did not check:
@@ -8,7 +8,7 @@ receiving end trusts nothing in it that it did not check:
 - the body is sealed with an HMAC under a key derived from SECRET_KEY (Django's
   `salted_hmac`, salt `RELAY_SALT`), and carries the time it was sealed and a random
   nonce, so a captured body cannot be played again (`Replays`);
-- the message is one the platform itself sends (games/broadcast.py, tournaments'
+- the message is one the platform itself sends (live/broadcast.py, tournaments'
   `send_group`), to the kind of group it sends it to, with exactly its fields and
   their types (`message_problem`). `websocket.close`, `websocket.send` or any other
   type a consumer or the server would act on never passes.
@@ -30,7 +30,7 @@ from typing import Any
 
 from django.utils.crypto import salted_hmac
 
-RELAY_SALT = "config.relay_protocol.channel-relay"
+RELAY_SALT = "live.relay_protocol.channel-relay"
 SIGNATURE_HEADER = "X-Relay-Signature"
 MAX_AGE_S = 60.0  # a body older (or further in the future) than this is refused
 MAX_BODY_BYTES = 2 * 1024 * 1024  # below DATA_UPLOAD_MAX_MEMORY_SIZE; a match state is a few kB
@@ -94,7 +94,7 @@ def _is_chat(value: Any) -> bool:
 
 Check = Callable[[Any], bool]
 
-# type → (the groups it goes to, its fields and their checks). Mirrors games/broadcast.py
+# type → (the groups it goes to, its fields and their checks). Mirrors live/broadcast.py
 # (match.events, table.changed, chat.message, lobby.table, lobby.removed) and
 # tournaments/services.py (tournament.changed, tournament.seated).
 MESSAGES: dict[str, tuple[re.Pattern[str], dict[str, Check]]] = {

@@ -1,8 +1,9 @@
-"""Deferred work (timers, bot moves, zombie checks): Celery in production, a queue in tests.
+"""Deferred work (timers, bot moves, zombie checks, tournament rounds): Celery, or what a test puts instead.
 
-Services never call Celery directly: they call `schedule`, so the tests can
-run the same deferred work deterministically on a virtual clock, while the
-integration tests run it on a real worker.
+The domain never calls Celery directly: it calls `schedule` (live.bus.schedule),
+so the tests can run the same deferred work deterministically on a virtual clock
+(`schedule_with`, tests/support/manual_queue.py), while the integration tests
+run it on a real worker.
 
 In a web process (a thread of the ASGI server) the broker publish leaves the
 action's path: `schedule` hands it to one publisher thread and returns, so an
@@ -17,68 +18,50 @@ is a PendingTimer row written in the action's own transaction (beat's
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
+from celery import current_app
+
+from live.loop import server_loop
 
 log = logging.getLogger(__name__)
 
+Scheduler = Callable[[str, tuple[Any, ...], float], None]
 
-@dataclass(order=True)
-class Job:
-    due_s: float
-    order: int
-    name: str = field(compare=False)
-    args: tuple[Any, ...] = field(compare=False)
-
-
-class ManualQueue:
-    """Jobs waiting for a test to run them; `clock_s` is the virtual time they were scheduled at."""
-
-    def __init__(self) -> None:
-        self.jobs: list[Job] = []
-        self.clock_s = 0.0
-        self._order = itertools.count()
-
-    def push(self, name: str, args: tuple[Any, ...], delay_s: float) -> None:
-        heapq.heappush(self.jobs, Job(self.clock_s + max(0.0, delay_s), next(self._order), name, args))
-
-    def pop(self) -> Job | None:
-        return heapq.heappop(self.jobs) if self.jobs else None
-
-    def clear(self) -> None:
-        self.jobs.clear()
-
-
-MANUAL = ManualQueue()
-
+_instead: Scheduler | None = None  # a test's queue in place of Celery (schedule_with)
 
 _publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="celery-publish")  # one thread: FIFO
 
 
 def schedule(name: str, args: tuple[Any, ...], delay_s: float = 0.0) -> None:
     """Run task `name` (a Celery task name) with `args` after `delay_s` seconds."""
-    if settings.PLATFORM_SCHEDULER == "manual":
-        MANUAL.push(name, args, delay_s)
+    if _instead is not None:
+        _instead(name, args, delay_s)
         return
-    from games.broadcast import server_loop
-
     if server_loop() is None:  # a worker, a command, a test: publish here (errors reach the caller)
         _publish(name, args, delay_s)
         return
     _publisher.submit(_publish_later, name, args, delay_s, time.monotonic())
 
 
-def _publish(name: str, args: tuple[Any, ...], delay_s: float) -> None:
-    from config.celery import app
+def schedule_with(scheduler: Scheduler | None) -> None:
+    """Tests: hand every scheduled task to `scheduler` (a queue run on a virtual clock) instead of Celery; None: Celery again."""
+    global _instead
+    _instead = scheduler
 
-    app.send_task(name, args=list(args), countdown=max(0.0, delay_s))
+
+def replaced() -> bool:
+    """Whether a test's scheduler stands in for Celery (held timers then go to it as well, live/local_timers.py)."""
+    return _instead is not None
+
+
+def _publish(name: str, args: tuple[Any, ...], delay_s: float) -> None:
+    # The project's app (config/celery.py) is the current one once Django has loaded config/.
+    current_app.send_task(name, args=list(args), countdown=max(0.0, delay_s))
 
 
 def _publish_later(name: str, args: tuple[Any, ...], delay_s: float, handed_at: float) -> None:

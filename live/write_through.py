@@ -17,7 +17,6 @@ producer is paused or pulls (flow control: only a drained buffer resumes it; the
 HTTP channel a WebSocket was upgraded from stays its streaming producer), and any
 send that fails (the data is buffered and the reactor's next write finds the error
 and closes the connection as before).
-`WS_WRITE_THROUGH=0` turns it off (to measure Twisted's own path).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 def schedule_stats(match_id: int) -> None:
     """Match-end listener: ratings and statistics run in their own Celery task."""
-    from games.scheduling import schedule
+    from live.bus import schedule
 
     schedule("stats.match_finished", (match_id,), 0)
 

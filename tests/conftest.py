@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import heartbeat, registry
-from games.scheduling import MANUAL
+from games import registry
+from live import heartbeat, scheduling
 from tests.support import tinygame
+from tests.support.manual_queue import MANUAL
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -25,14 +26,13 @@ def _short_lived_connections() -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _sockets_read_as_daphne_reads_them() -> Iterator[None]:
-    """Test sockets get daphne's input queue, a LeanQueue (config/lean_queue.install_in_daphne), not asgiref's asyncio.Queue.
+    """Test sockets get daphne's input queue, a LeanQueue (live/lean_queue.install_in_daphne), not asgiref's asyncio.Queue.
 
-    So the consumers under test take frames as under daphne (a table socket taps them,
-    `WS_TAP_FRAMES`); `settings.WS_TAP_FRAMES = False` runs Channels' reader path instead.
+    So the consumers under test take frames as under daphne (a table socket taps them).
     """
     from asgiref.testing import ApplicationCommunicator
 
-    from config.lean_queue import LeanQueue
+    from live.lean_queue import LeanQueue
 
     original = ApplicationCommunicator.input_queue
 
@@ -58,9 +58,9 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     one loop and its threads for its life. Nothing runs between tests, so a connection still checked
     out here is one of those: a fresh pool keeps one test's leak from failing the next.
     """
-    from config import async_db
+    from live import async_db
 
-    # The event loop's fast-path connections (config/async_db.py), before the test's own teardown: left open
+    # The event loop's fast-path connections (live/async_db.py), before the test's own teardown: left open
     # until after it, that teardown took 5 s and the test database could not be dropped at the end.
     async_db.close_all()
     result = yield
@@ -83,7 +83,7 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _platform(settings: Any) -> Iterator[None]:
-    settings.PLATFORM_SCHEDULER = "manual"
+    scheduling.schedule_with(MANUAL.push)
     # No round-trip pings unless a test asks (tests/games/test_latency.py): most socket tests read a fixed order.
     settings.WS_PING_SECONDS = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -94,6 +94,7 @@ def _platform(settings: Any) -> Iterator[None]:
     heartbeat.reset()  # sockets an earlier test left open belong to its event loop and database
     yield
     MANUAL.clear()
+    scheduling.schedule_with(None)
     registry.unregister("tiny")
 
 

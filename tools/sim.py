@@ -26,8 +26,8 @@ from typing import Any
 
 import orjson
 
-from config import wire
 from games.engine import TIMER, Action, Bot, BotContext, Event, RuleError, Rules, State, Timing, fold_all, is_int
+from live import wire
 
 STEPS_MS = (0, 1, 5, 20, 50, 150, 400, 1200)  # how far the clock moves between two random actions
 LINES_MS = (0, 0, 5, 40, 80, 150, 200, 320)  # round trips a table may see (bots are 0; 320 is beyond the cap)
@@ -42,7 +42,7 @@ class InvariantError(AssertionError):
 
 
 def json_round_trip(value: Any) -> Any:
-    """`value` as the platform stores and sends it and reads it back (`config.wire.dumps`, orjson).
+    """`value` as the platform stores and sends it and reads it back (`live.wire.dumps`, orjson).
 
     The same encoder as the wire, so what survives here survives a socket and a row; and fast enough
     to copy every state before every step of a soak (it replaced `copy.deepcopy`, a fifth of the

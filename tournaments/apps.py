@@ -13,7 +13,7 @@ class TournamentsConfig(AppConfig):
 
 def _match_finished(match_id: int) -> None:
     """Listener of games.hooks: a tournament table's end is handled by its own task."""
-    from games.scheduling import schedule
+    from live.bus import schedule
     from tournaments.models import TournamentTable
 
     if TournamentTable.objects.filter(match_id=match_id).exists():

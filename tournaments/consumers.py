@@ -12,8 +12,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from config import wire
 from games.consumers import ReadOnlyConsumer
+from live import wire
 from tournaments.selectors import tournament_payload_or_none
 from tournaments.services import player_group, tournament_group
 

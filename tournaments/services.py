@@ -29,11 +29,11 @@ from accounts.services import bot_user
 from games import errors
 from games import selectors as game_selectors
 from games import services as game_services
-from games.broadcast import _send as send_group
 from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.models import Match, Seat
 from games.registry import get_rules
-from games.scheduling import schedule
+from live.bus import publish as send_group
+from live.bus import schedule
 from tournaments import formats, seating, selectors
 from tournaments.models import Entry, Round, Tournament, TournamentSeat, TournamentTable, derived_seed
 

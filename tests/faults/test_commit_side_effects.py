@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from games import broadcast, services
+from games import services
 from games.models import MatchEvent, Seat
-from games.scheduling import MANUAL
+from live import broadcast, bus
 from tests.games.factories import started_table
+from tests.support.manual_queue import MANUAL
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -49,7 +50,7 @@ def test_a_dead_broker_still_acknowledges_the_committed_action(monkeypatch: pyte
     def down(name: str, args: tuple[Any, ...], delay_s: float = 0.0) -> None:
         raise ConnectionError("broker is down")
 
-    monkeypatch.setattr(services, "schedule", down)
+    monkeypatch.setattr(bus, "schedule", down)
     result = play_first_card(match, "a")
     assert result.events, "the action is applied and answered"
     match.refresh_from_db()

@@ -1,4 +1,4 @@
-"""The fast path sent from the event loop (config/async_db.py): the table socket's action with no thread.
+"""The fast path sent from the event loop (live/async_db.py): the table socket's action with no thread.
 
 Through the real consumer and PostgreSQL: the second action of a match goes as
 the one message on the loop's own connection, lands as the locked path would,
@@ -18,11 +18,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from config import async_db
-from games import action_sql, broadcast, match_cache, selectors
+from games import action_sql, match_cache, selectors
 from games.consumers import TableConsumer
 from games.models import Match, WebProcess
 from games.registry import get_rules
+from live import async_db, broadcast
 from tests.games.factories import started_table
 from tests.games.test_consumers import connect, receive_until, reload, setup_table
 from tests.games.test_match_cache import _fresh_cache, assert_log_folds_to_state, smack_next  # noqa: F401 - the autouse fixture

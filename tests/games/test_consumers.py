@@ -13,8 +13,9 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import broadcast, services
+from games import services
 from games.models import Match
+from live import broadcast
 from tests.games.factories import started_table, user
 from tests.support.simulate import visible_ids
 from tests.support.waiting import until
@@ -185,7 +186,7 @@ async def test_sync_sends_every_event_since_with_the_view() -> None:
 async def test_a_lost_group_message_is_filled_from_the_database(monkeypatch) -> None:
     table, match, tokens = await setup_table()
     other, _ = await connect(table.pk, tokens[1])
-    real = broadcast._send
+    real = broadcast.send
     dropped = []
 
     def drop_first(group: str, message: dict[str, Any]) -> None:
@@ -194,7 +195,7 @@ async def test_a_lost_group_message_is_filled_from_the_database(monkeypatch) -> 
             return
         real(group, message)
 
-    monkeypatch.setattr(broadcast, "_send", drop_first)
+    monkeypatch.setattr(broadcast, "send", drop_first)
     hands = match.state["hands"]
 
     @database_sync_to_async
@@ -251,17 +252,14 @@ async def test_table_changes_and_chat_reach_the_table() -> None:
     await comm.disconnect()
 
 
-@pytest.mark.parametrize("tap", [True, False])
-async def test_frames_are_taken_as_daphne_puts_them_or_through_channels_reader(settings: Any, tap: bool) -> None:
-    """With WS_TAP_FRAMES a table socket takes each frame inside daphne's put (config/lean_queue.py):
-    nothing is left queued for Channels' reader. Without, the frame waits for the reader. Either way
-    every frame is answered, in order."""
-    settings.WS_TAP_FRAMES = tap
+async def test_frames_are_taken_as_daphne_puts_them() -> None:
+    """A table socket takes each frame inside daphne's put (live/lean_queue.py): nothing is left
+    queued for Channels' reader, and every frame is answered, in order."""
     table, match, tokens = await setup_table()
     comm, _ = await connect(table.pk, tokens[0])
     card = match.state["hands"][0][0]
     await comm.send_json_to({"type": "ping"})
-    assert comm.input_queue.qsize() == (0 if tap else 1)
+    assert comm.input_queue.qsize() == 0
     await comm.send_json_to({"type": "act", "id": "t1", "action": {"kind": "play", "card": card["id"]}})
     await comm.send_json_to({"type": "sync", "since": match.seq})
     got = [await comm.receive_json_from(timeout=5) for _ in range(4)]
@@ -294,24 +292,22 @@ def _reader_coroutines() -> Counter[str]:
     )
 
 
-@pytest.mark.parametrize("tap", [True, False])
-async def test_with_the_redis_layer_a_table_socket_holds_no_reader_task(settings: Any, tap: bool) -> None:
+async def test_with_the_redis_layer_a_table_socket_holds_no_reader_task() -> None:
     """With daphne's LeanQueue tapped and the pub/sub layer's `tap_channel`, a socket's frames and
     group messages go into its inbox as they are put: no reader task per source (Channels'
-    `await_many_dispatch`, which the run without the tap still uses), every message still
-    handled, and the channel forgotten when the socket ends, as Channels' cancelled reader does."""
+    `await_many_dispatch`), every message still handled, and the channel forgotten when the
+    socket ends, as Channels' cancelled reader does."""
     from channels.layers import get_channel_layer
 
     if not hasattr(get_channel_layer(), "tap_channel"):
         pytest.skip("needs the Redis pub/sub layer (REDIS_URL)")
-    settings.WS_TAP_FRAMES = tap
     before = _reader_coroutines()
     table, match, tokens = await setup_table()
     comm, _ = await connect(table.pk, tokens[0])
     other, _ = await connect(table.pk, tokens[1])
     layer = get_channel_layer()._get_layer()
     channels = set(layer.channels)
-    assert sum((_reader_coroutines() - before).values()) == (0 if tap else 4)
+    assert sum((_reader_coroutines() - before).values()) == 0
     await database_sync_to_async(broadcast.table_changed)(table.pk)  # a group message to both sockets
     assert [m["type"] for m in await receive_until(other, "table")][-1] == "table"
     assert [m["type"] for m in await receive_until(comm, "table")][-1] == "table"

@@ -12,10 +12,11 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, latency, local_sockets, registry, selectors, services
+from games import errors, latency, registry, selectors, services
 from games.engine import fold_all
 from games.latency import RttEstimator, compensation_ms, robust_median
 from games.models import Match, MatchEvent, Seat, Table, TableConnection
+from live import local_sockets
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table, user
 from tests.support import presence, racegame

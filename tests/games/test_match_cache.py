@@ -122,14 +122,6 @@ def test_a_withdrawn_seat_is_refused_with_a_warm_cache() -> None:
     assert_log_folds_to_state(match.pk)
 
 
-def test_off_means_the_locked_path_every_time(settings: Any) -> None:
-    settings.ACTION_CACHE = False
-    match = started()
-    play(match.pk, "a1")
-    _, sql = play(match.pk, "a2")
-    assert any("FOR UPDATE OF m" in q for q in sql) and not any("WITH locked AS" in q for q in sql)
-
-
 def test_a_state_changed_at_the_same_seq_is_caught_by_the_guard() -> None:
     match = started()
     play(match.pk, "a1")

@@ -1,4 +1,4 @@
-"""Round trips moving reach the table at most once per gap from a web process (games.broadcast.table_round_trips_changed).
+"""Round trips moving reach the table at most once per gap from a web process (live.broadcast.table_round_trips_changed).
 
 The table payload shows every player's round trip; written for each socket that moved, it
 went to every socket of the table each time. Here three writes in a row make one message at
@@ -14,9 +14,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from config import async_db
-from games import broadcast, services
-from games.broadcast import table_group
+from games import services
+from live import async_db, broadcast
+from live.broadcast import table_group
 from tests.games.factories import started_table
 from tests.support import presence
 

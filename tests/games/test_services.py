@@ -9,10 +9,10 @@ from games import errors, services
 from games.engine import fold_all
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer, Seat, Table
 from games.registry import get_rules
-from games.scheduling import MANUAL
 from tests.conftest import run_jobs
 from tests.games.factories import started_table, user
 from tests.support import presence
+from tests.support.manual_queue import MANUAL
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 

@@ -8,9 +8,9 @@ import pytest
 
 from games import services, tasks
 from games.models import Match, MatchEvent
-from games.scheduling import MANUAL
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table
+from tests.support.manual_queue import MANUAL
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 
@@ -146,9 +146,9 @@ def test_in_a_web_process_the_broker_publish_leaves_the_actions_thread(monkeypat
 
     from asgiref.sync import SyncToAsync
 
-    from games import scheduling
+    from live import scheduling
 
-    settings.PLATFORM_SCHEDULER = "celery"
+    scheduling.schedule_with(None)  # Celery's path, not the tests' queue
     published: list[tuple[str, tuple[Any, ...], float, str]] = []
     gate = threading.Event()
 
@@ -179,9 +179,9 @@ def test_in_a_web_process_the_broker_publish_leaves_the_actions_thread(monkeypat
 
 def test_outside_a_web_process_schedule_publishes_at_once(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     """A worker or a command publishes in its own thread, so a failing broker reaches the caller."""
-    from games import scheduling
+    from live import scheduling
 
-    settings.PLATFORM_SCHEDULER = "celery"
+    scheduling.schedule_with(None)  # Celery's path, not the tests' queue
 
     def down(name: str, args: tuple[Any, ...], delay_s: float) -> None:
         raise ConnectionError("broker is down")

@@ -1,4 +1,4 @@
-"""A table socket's timers are held by the web process that committed the action (games/local_timers.py).
+"""A table socket's timers are held by the web process that committed the action (live/local_timers.py).
 
 Real daphne, PostgreSQL and Redis. With no Celery worker at all, the idle
 timer a player's flip arms still fires, and so does the one its automatic flip

@@ -1,4 +1,4 @@
-"""config/pubsub_layer.py on a real Redis: this process's sockets hear its sends at once and once; others through Redis.
+"""live/pubsub_layer.py on a real Redis: this process's sockets hear its sends at once and once; others through Redis.
 
 Two layer instances stand for two web processes (each has its own origin). A
 group send of one reaches its own member without Redis (it is there before the
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from config.pubsub_layer import LocalFirstPubSubChannelLayer
+from live.pubsub_layer import LocalFirstPubSubChannelLayer
 from tests.support.waiting import until
 
 pytestmark = [
@@ -66,7 +66,7 @@ def test_local_sockets_hear_a_send_at_once_and_once_and_other_processes_through_
 
 
 def test_when_the_publish_fails_this_process_still_hears_its_own_sends(monkeypatch: pytest.MonkeyPatch) -> None:
-    from config import pubsub_layer
+    from live import pubsub_layer
 
     async def down(self: Any, channel: str, message: bytes) -> None:
         raise ConnectionError("Redis is down")
@@ -76,7 +76,7 @@ def test_when_the_publish_fails_this_process_still_hears_its_own_sends(monkeypat
         channel = await here.new_channel()
         await here.group_add("table-2", channel)
         monkeypatch.setattr(pubsub_layer._Shard, "publish", down)
-        with pytest.raises(ConnectionError):  # as before: games.broadcast logs it, the others catch up by seq
+        with pytest.raises(ConnectionError):  # as before: live.broadcast logs it, the others catch up by seq
             await here.group_send("table-2", {"type": "chat.message", "message": "x"})
         assert waiting(here, channel) == 1 and await here.receive(channel) == {"type": "chat.message", "message": "x"}
         monkeypatch.undo()

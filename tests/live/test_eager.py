@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 
-from config.eager import run_now
+from live.eager import run_now
 
 pytestmark = [pytest.mark.core]
 
@@ -58,7 +58,7 @@ async def test_an_error_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -
         await gate
         raise ValueError("closed later")
 
-    with caplog.at_level(logging.ERROR, logger="config.eager"):
+    with caplog.at_level(logging.ERROR, logger="live.eager"):
         run_now(fails_at_once(), what="a ping")
         run_now(fails_later(), what="a late ping")
         gate.set_result(None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from autobahn import util
 
-from config import lazy_log_args
+from live import lazy_log_args
 
 pytestmark = [pytest.mark.core]
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from config import lean_queue
-from config.lean_queue import LeanQueue
+from live import lean_queue
+from live.lean_queue import LeanQueue
 
 pytestmark = [pytest.mark.core]
 

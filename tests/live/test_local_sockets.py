@@ -1,4 +1,4 @@
-"""games/local_sockets.py: the registry hands a committed message to this process's sockets of the table, and only those."""
+"""live/local_sockets.py: the registry hands a committed message to this process's sockets of the table, and only those."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import local_sockets
+from live import local_sockets
 
 pytestmark = pytest.mark.asyncio
 

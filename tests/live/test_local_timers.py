@@ -17,8 +17,9 @@ from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import local_timers, match_cache, services
+from games import match_cache, services
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer
+from live import local_timers
 from tests.games.factories import started_table
 from tests.games.test_match_cache import _fresh_cache  # noqa: F401 - the autouse fixture
 from tests.support.waiting import until

@@ -14,7 +14,7 @@ import pytest
 from twisted.internet import main, tcp
 from twisted.internet.protocol import Protocol
 
-from config import write_through
+from live import write_through
 
 pytestmark = [pytest.mark.core]
 

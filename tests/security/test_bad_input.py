@@ -19,10 +19,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.services import token_for
-from config import wire
 from config.asgi import application
 from games import errors, services
 from games.models import ChatMessage, Match, Table
+from live import wire
 from tests.games.factories import started_table, user
 from tests.games.test_consumers import connect, reload, setup_table
 

@@ -14,9 +14,9 @@ from django.conf import settings
 
 from games import services, tasks
 from games.models import Match, MatchEvent, Seat
-from games.scheduling import MANUAL
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table
+from tests.support.manual_queue import MANUAL
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 

@@ -21,12 +21,13 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import heartbeat, selectors, services
+from games import selectors, services
 from games.models import MatchEvent, Seat, Table, TableConnection, WebProcess
-from games.scheduling import MANUAL
+from live import heartbeat
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table, user
 from tests.support import presence
+from tests.support.manual_queue import MANUAL
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 

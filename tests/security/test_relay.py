@@ -31,10 +31,10 @@ from channels.layers import get_channel_layer
 from django.test import RequestFactory
 from django.utils.crypto import salted_hmac
 
-from config import relay_endpoint
-from config.relay_layer import RelayChannelLayer
-from config.relay_protocol import MESSAGES, RELAY_SALT, SIGNATURE_HEADER, Replays, open_sealed
-from games import broadcast, selectors, services
+from games import selectors, services
+from live import broadcast, relay_endpoint
+from live.relay_layer import RelayChannelLayer
+from live.relay_protocol import MESSAGES, RELAY_SALT, SIGNATURE_HEADER, Replays, open_sealed
 from tests.games.factories import started_table, user
 from tests.support.simulate import visible_ids
 
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def seal_with(key: str, group: str, message: dict[str, Any], *, sent_at: float | None = None, nonce: str | None = None) -> tuple[bytes, str]:
-    """A relay body as config/relay_protocol.seal makes it, but under any key, time and nonce."""
+    """A relay body as live/relay_protocol.seal makes it, but under any key, time and nonce."""
     envelope = {"group": group, "message": message, "sent_at": time.time() if sent_at is None else sent_at, "nonce": nonce or secrets.token_hex(16)}
     body = json.dumps(envelope).encode()
     return body, salted_hmac(RELAY_SALT, body, secret=key, algorithm="sha256").hexdigest()
@@ -187,7 +187,7 @@ def test_every_group_message_the_platform_sends_passes_the_relay(settings: Any, 
     from tests.tournaments.factories import bot_tournament
     from tournaments import services as tournament_services
 
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.relay_layer.RelayChannelLayer", "CONFIG": {"url": "http://127.0.0.1:9/internal/relay/"}}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "live.relay_layer.RelayChannelLayer", "CONFIG": {"url": "http://127.0.0.1:9/internal/relay/"}}}
     sent: list[tuple[bytes, str]] = []
     monkeypatch.setattr(RelayChannelLayer, "_post", lambda self, body, signature: sent.append((body, signature)))
 

@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Match, MatchEvent, Seat, Table
-from games.scheduling import MANUAL
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import user
 from tests.support import presence
+from tests.support.manual_queue import MANUAL
 from tests.tournaments.factories import bot_tournament, organiser
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Tournament, TournamentSeat, TournamentTable

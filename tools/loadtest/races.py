@@ -232,19 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--near-ms", type=float, default=240, help="the near player's reaction time")
     parser.add_argument("--far-ms", type=float, default=200, help="the far player's reaction time (the faster one)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per configuration")
-    parser.add_argument("--celery-timers", action="store_true",
-                        help="settlement timers through Celery, not held by the web process (LOCAL_TIMERS=0)")
     parser.add_argument("--verbose", action="store_true", help="print every race's claims (seat, arrival, judged, reaction)")
     parser.add_argument("--services", action="store_true", help="PostgreSQL + Redis from the environment (else the embedded default)")
     args = parser.parse_args(argv)
     from tests.integration.stack import stack
 
-    if args.celery_timers:
-        os.environ["LOCAL_TIMERS"] = "0"  # the stack's processes inherit it
-
     print(f"Fair races: near reacts in {args.near_ms:.0f} ms, far (behind the delay) in {args.far_ms:.0f} ms; "
-          f"{args.races} races per row; {'PostgreSQL + Redis' if args.services else 'embedded default'}"
-          f"{'; race timers through Celery only' if args.celery_timers else ''}")
+          f"{args.races} races per row; {'PostgreSQL + Redis' if args.services else 'embedded default'}")
     print(HEADER)
     with stack(services=args.services) as s:
         try:
