@@ -1,12 +1,13 @@
 from django.urls import path
 
-from games import api, views
+from games import api, learn_views, views
 
 page_urls = [
     path("", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("invite/<str:code>/", views.invite, name="invite"),
     path("games/<slug:slug>/rules/", views.rules_help, name="rules_help"),
+    path("games/<slug:slug>/learn/", learn_views.learn, name="learn"),
     path("health/", views.health, name="health"),
 ]
 

@@ -1,0 +1,20 @@
+"""How a learner's expected action of a guided match is done on each game's real table (its own controls)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _zack(page: Any, action: dict[str, Any]) -> None:
+    kind = action["kind"]
+    if kind == "challenge":
+        page.click(f"[data-testid=challenge-{action['target']}]")
+    else:
+        page.click(f"[data-testid={kind}]")
+
+
+CLICKS = {"zack": _zack}
+
+
+def click_for(page: Any, slug: str, action: dict[str, Any]) -> None:
+    CLICKS[slug](page, action)
