@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "replays",
     "stats",
     "tournaments",
+    "moderation",
 ]
 
 MIDDLEWARE = [

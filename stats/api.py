@@ -59,6 +59,10 @@ class PlayerStatsSerializer(serializers.Serializer):
         help_text="per game slug: played, won, win_rate, average_place, average_events, average_seconds, "
         "positions, rating (or null), history [{match, at, mu, sigma, display, place}], and the game's own figures",
     )
+    fair_play = serializers.DictField(
+        required=False,
+        help_text="staff only (PROTOCOL.md \"Fair play\"): {races, judged_median_ms, anticipations, rtt_inflated, flagged, reasons}",
+    )
 
 
 class GameStatsSerializer(serializers.Serializer):
@@ -84,7 +88,12 @@ class PlayerStatsApi(PlatformApi):
         if user is None:
             raise errors.not_found(f"no player {username!r}", "unknown_player")
         points = min(query_params(request, PlayerStatsQuery)["history"], 2000)
-        return Response(stats_selectors.player_stats(user=user, history_points=max(points, 2)))
+        payload = stats_selectors.player_stats(user=user, history_points=max(points, 2))
+        if request.user.is_staff:  # PROTOCOL.md "Fair play": the record is for staff alone
+            from moderation.selectors import fair_play_of
+
+            payload["fair_play"] = fair_play_of(user=user)
+        return Response(payload)
 
 
 class GameStatsApi(PlatformApi):

@@ -10,6 +10,12 @@ holds that game's `RatingLedger` row. A match that ends after the last one
 applied is simply applied; one that arrives late (a commit overtaken by a
 later match, an imported old match) makes its game re-rate every match from
 it onwards. So the live figures always equal a recompute from the records.
+
+Rated results mean play (PROTOCOL.md "Fair play", docs/fair-play.md): a match of bots
+only is never rated, nor one with an account the moderators marked as a cheater (the
+apps that know of such accounts register `unrated_accounts_from`), and each account's
+change is damped by how often it already met the same accounts in rated matches of the
+last `ratings.REPEAT_WINDOW_DAYS` days (`PairHistory`, `ratings.account_weight`).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import Match, MatchPlayer
 from games.registry import get_rules
 from stats import ratings
@@ -53,6 +60,61 @@ class Entry:
     rated_matches: int
 
 
+_unrated_sources: list[Callable[[], set[int]]] = []
+
+
+def unrated_accounts_from(fn: Callable[[], set[int]]) -> Callable[[], set[int]]:
+    """Register a source of accounts whose matches are not rated (moderation's marked cheaters)."""
+    _unrated_sources.append(fn)
+    return fn
+
+
+def _unrated_accounts() -> set[int]:
+    out: set[int] = set()
+    for fn in _unrated_sources:
+        out |= fn()
+    return out
+
+
+class PairHistory:
+    """When each pair of accounts met in rated matches of one game: the repeats that damp a result."""
+
+    def __init__(self) -> None:
+        self._met: dict[tuple[int, int], list[dt.datetime]] = defaultdict(list)
+
+    @staticmethod
+    def _pair(a: int, b: int) -> tuple[int, int]:
+        return (a, b) if a < b else (b, a)
+
+    def add(self, accounts: Iterable[int], at: dt.datetime) -> None:
+        people = sorted(set(accounts))
+        for i, a in enumerate(people):
+            for b in people[i + 1 :]:
+                self._met[(a, b)].append(at)
+
+    def repeats(self, account: int, others: Iterable[int], at: dt.datetime) -> dict[int, int]:
+        since = at - dt.timedelta(days=ratings.REPEAT_WINDOW_DAYS)
+        return {b: sum(since <= t < at for t in self._met.get(self._pair(account, b), ())) for b in set(others) - {account}}
+
+    @classmethod
+    def load(cls, game: str, users: Iterable[int], before: tuple[dt.datetime, int]) -> PairHistory:
+        """The rated matches of `users` in the window before `before` (a match's rating key), from the history rows."""
+        history = cls()
+        users = set(users)
+        since = before[0] - dt.timedelta(days=ratings.REPEAT_WINDOW_DAYS)
+        rows = (
+            RatingChange.objects.filter(game=game, user_id__in=users, ended_at__gte=since)
+            .exclude(_after(before))
+            .values_list("match_id", "user_id", "ended_at")
+        )
+        by_match: dict[int, tuple[dt.datetime, list[int]]] = {}
+        for mid, uid, at in rows:
+            by_match.setdefault(mid, (at, []))[1].append(uid)
+        for at, accounts in by_match.values():
+            history.add(accounts, at)
+        return history
+
+
 def _teams(game: str) -> bool:
     try:
         return bool(getattr(get_rules(game), "teams", False))
@@ -79,11 +141,16 @@ def players_by_seat(match_ids: list[int]) -> dict[int, dict[int, int]]:
 def _rated_matches(qs: Iterable[Match]) -> list[RatedMatch]:
     matches = list(qs)
     seats = players_by_seat([m.pk for m in matches])
+    everyone = {u for by_seat in seats.values() for u in by_seat.values()}
+    people = set(User.objects.filter(pk__in=everyone, is_bot=False).values_list("pk", flat=True))
+    unrated = _unrated_accounts() if everyone else set()
     out = []
     for m in matches:
         by_seat = seats[m.pk]
         if len(by_seat) != m.seats:
             continue  # a seat without a player: nothing to rate
+        if not people & set(by_seat.values()) or unrated & set(by_seat.values()):
+            continue  # bots only, or a marked cheater at the table: not rated
         out.append(RatedMatch(m.pk, m.game, m.ended_at, m.outcome, [by_seat[s] for s in range(m.seats)]))
     return out
 
@@ -92,14 +159,16 @@ def _rateable() -> Q:
     return Q(ranked=True, status=Match.Status.FINISHED, ended_at__isnull=False, outcome__isnull=False)
 
 
-def _rate_into(book: dict[int, Entry], match: RatedMatch, teams: bool) -> list[RatingChange]:
-    """Rate one match against the ratings in `book`, update the book, return the history rows."""
+def _rate_into(book: dict[int, Entry], match: RatedMatch, teams: bool, history: PairHistory) -> list[RatingChange]:
+    """Rate one match against the ratings in `book`, update the book and the pair history, return the history rows."""
     places = ratings.places_of(match.outcome, len(match.accounts))
     before = {u: book[u].rating for u in set(match.accounts) if u in book}
     after = ratings.rate_match(accounts=match.accounts, ratings=before, places=places, teams=teams)
     changes = []
-    for user_id, new in after.items():
+    for user_id, rated in after.items():
         old = book.get(user_id) or Entry(ratings.initial(), 0)
+        weight = ratings.account_weight(history.repeats(user_id, match.accounts, match.ended_at))
+        new = ratings.damped(old.rating, rated, weight)
         book[user_id] = Entry(new, old.rated_matches + 1)
         place = min(places[s] for s, u in enumerate(match.accounts) if u == user_id)
         changes.append(
@@ -116,6 +185,8 @@ def _rate_into(book: dict[int, Entry], match: RatedMatch, teams: bool) -> list[R
                 display=new.display,
             )
         )
+    if after:
+        history.add(match.accounts, match.ended_at)
     return changes
 
 
@@ -175,7 +246,8 @@ def _replay_from(game: str, late: RatedMatch) -> int:
             book[u] = Entry(ratings.Rating(*last), earlier.count())
     RatingChange.objects.filter(match_id__in=later_ids).delete()
     teams = _teams(game)
-    changes = [c for m in matches for c in _rate_into(book, m, teams)]
+    history = PairHistory.load(game, users, key)
+    changes = [c for m in matches for c in _rate_into(book, m, teams, history)]
     RatingChange.objects.bulk_create(changes, batch_size=BATCH)
     _book_save(game, book, users)
     return len(matches)
@@ -197,7 +269,8 @@ def match_rating_apply(*, match_id: int) -> bool:
         last = None if ledger.last_ended_at is None else (ledger.last_ended_at, ledger.last_match_id)
         if last is None or rated.key > last:
             book = _book_of(match.game, rated.accounts)
-            RatingChange.objects.bulk_create(_rate_into(book, rated, _teams(match.game)))
+            history = PairHistory.load(match.game, rated.accounts, rated.key)
+            RatingChange.objects.bulk_create(_rate_into(book, rated, _teams(match.game), history))
             _book_save(match.game, book, set(rated.accounts))
             ledger.last_ended_at, ledger.last_match_id = rated.key
         else:
@@ -235,12 +308,13 @@ def _ratings_recompute_game(g: str) -> int:
     Rating.objects.filter(game=g).delete()
     book: dict[int, Entry] = {}
     teams = _teams(g)
+    history = PairHistory()
     count = 0
     last = None
     for batch in _in_rating_order(Match.objects.filter(_rateable(), game=g)):
         changes = []
         for m in batch:
-            rows = _rate_into(book, m, teams)
+            rows = _rate_into(book, m, teams, history)
             if rows:
                 count += 1
                 last = m.key

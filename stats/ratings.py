@@ -72,6 +72,31 @@ def is_provisional(*, rated_matches: int, sigma: float) -> bool:
     return rated_matches < PROVISIONAL_MATCHES or sigma > PROVISIONAL_SIGMA
 
 
+# Rated results mean play (PROTOCOL.md "Fair play", docs/fair-play.md): the n-th earlier rated match
+# between the same two accounts within REPEAT_WINDOW_DAYS makes their next one count REPEAT_FACTOR ** n.
+REPEAT_FACTOR = 0.5
+REPEAT_WINDOW_DAYS = 30
+
+
+def pair_weight(repeats: int) -> float:
+    """How much a result against one opponent counts after `repeats` rated matches with them in the window."""
+    return REPEAT_FACTOR ** max(0, repeats)
+
+
+def account_weight(repeats_by_opponent: Mapping[Any, int]) -> float:
+    """An account's weight in one match: the mean of its pair weights over the other accounts there."""
+    if not repeats_by_opponent:
+        return 1.0
+    return sum(pair_weight(n) for n in repeats_by_opponent.values()) / len(repeats_by_opponent)
+
+
+def damped(before: Rating, after: Rating, weight: float) -> Rating:
+    """The rating moved `weight` of the way from `before` to `after` (mu and sigma alike)."""
+    if weight >= 1.0:
+        return after
+    return Rating(before.mu + weight * (after.mu - before.mu), before.sigma + weight * (after.sigma - before.sigma))
+
+
 def team_of(seat: int, seats: int, teams: bool) -> int:
     """The side a seat plays for: itself, or (team games) its pair of partners."""
     return seat % (seats // 2) if teams else seat
