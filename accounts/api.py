@@ -1,4 +1,4 @@
-"""REST: register, token, log-out, me (PROTOCOL.md "Authentication")."""
+"""REST: register, token, log-out (PROTOCOL.md "Authentication"); me, password, reset, export, deletion ("People")."""
 
 from __future__ import annotations
 
@@ -15,8 +15,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
-from accounts.throttling import AddressRateThrottle, LoginAddressThrottle, SignupAddressThrottle, address_wait, wait_minutes
+from accounts import self_service, services
+from accounts.export import account_export
+from accounts.self_service import LANGUAGES
+from accounts.throttling import (
+    AddressRateThrottle,
+    LoginAddressThrottle,
+    ResetAddressThrottle,
+    SignupAddressThrottle,
+    address_wait,
+    wait_minutes,
+)
 from config.api_errors import field_refusal, refusal
 
 
@@ -103,9 +112,183 @@ class LogoutApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class MeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField(allow_blank=True)
+    language = serializers.ChoiceField(choices=["", *LANGUAGES], help_text="`en`, `de`, `fr`; empty: the browser's")
+    date_joined = serializers.DateTimeField()
+    sounds = serializers.BooleanField()
+    notifications = serializers.BooleanField(help_text="a mail when someone challenges the player")
+    email_verified = serializers.BooleanField()
+
+
+class MeIn(serializers.Serializer):
+    email = serializers.EmailField(required=False, allow_blank=True)
+    language = serializers.ChoiceField(choices=["", *LANGUAGES], required=False)
+    sounds = serializers.BooleanField(required=False)
+    notifications = serializers.BooleanField(required=False)
+
+
+class PasswordIn(serializers.Serializer):
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class PasswordChangeIn(serializers.Serializer):
+    old_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class PasswordResetIn(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+
+
+class PasswordResetConfirmIn(serializers.Serializer):
+    uid = serializers.CharField(max_length=64)
+    token = serializers.CharField(max_length=128)
+    new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class EmailVerifyConfirmIn(serializers.Serializer):
+    uid = serializers.CharField(max_length=64)
+    token = serializers.CharField(max_length=128)
+
+
+def me_payload(user: Any) -> dict[str, Any]:
+    return {
+        "id": user.id, "username": user.username, "email": user.email, "language": user.language,
+        "date_joined": user.date_joined.isoformat(), "sounds": user.sounds, "notifications": user.notifications,
+        "email_verified": user.email_verified,
+    }
+
+
+def _valid(body: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    data = body(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def _refused(e: ValidationError) -> Response:
+    return Response(field_refusal(e.message_dict), status=status.HTTP_400_BAD_REQUEST)
+
+
+def site_root(request: Request) -> str:
+    """The site's origin as the browser reached it, for links in mails."""
+    return request.build_absolute_uri("/")
+
+
 class MeApi(APIView):
+    """The account of the caller: read, change its settings, delete it (PROTOCOL.md "People")."""
+
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: inline_serializer("Me", {"id": serializers.IntegerField(), "username": serializers.CharField()})})
+    @extend_schema(responses={200: MeOut})
     def get(self, request: Request) -> Response:
-        return Response({"id": request.user.id, "username": request.user.username})
+        return Response(me_payload(request.user))
+
+    @extend_schema(request=MeIn, responses={200: MeOut})
+    def patch(self, request: Request) -> Response:
+        data = _valid(MeIn, request)
+        try:
+            user = self_service.account_update(user=request.user, base_url=site_root(request), **data)
+        except ValidationError as e:
+            return _refused(e)
+        return Response(me_payload(user))
+
+    @extend_schema(request=PasswordIn, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        data = _valid(PasswordIn, request)
+        try:
+            self_service.account_delete(user=request.user, password=data["password"])
+        except ValidationError as e:
+            return _refused(e)
+        if request.auth is None:
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordChangeApi(APIView):
+    """A new password: every other session and API token ends; the answer carries a fresh token."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=PasswordChangeIn, responses={200: inline_serializer("PasswordChanged", {"token": serializers.CharField()})})
+    def post(self, request: Request) -> Response:
+        data = _valid(PasswordChangeIn, request)
+        try:
+            token = self_service.password_change(user=request.user, request=request._request, **data)
+        except ValidationError as e:
+            return _refused(e)
+        return Response({"token": token})
+
+
+class PasswordResetApi(APIView):
+    """Always 204: whether an account has the address is never told. A mail carries a one-time link."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=PasswordResetIn, responses={204: None, 429: None})
+    def post(self, request: Request) -> Response:
+        data, refused = _checked(request, PasswordResetIn, ResetAddressThrottle, _("Too many requests from your address. Try again in %(minutes)s min."))
+        if refused is not None:
+            return refused
+        self_service.password_reset_request(email=data["email"], base_url=site_root(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetConfirmApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=PasswordResetConfirmIn, responses={204: None, 400: None})
+    def post(self, request: Request) -> Response:
+        data = _valid(PasswordResetConfirmIn, request)
+        try:
+            self_service.password_reset_confirm(**data)
+        except self_service.BadLinkError:
+            return Response(refusal(_("This link is used, expired or wrong: ask for a new one."), "bad_link"), status=status.HTTP_400_BAD_REQUEST)
+        except ValidationError as e:
+            return _refused(e)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EmailVerifyApi(APIView):
+    """Mail the caller a link confirming their address (optional; `email_verified` says when it was opened)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        self_service.email_verify_request(user=request.user, base_url=site_root(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EmailVerifyConfirmApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=EmailVerifyConfirmIn, responses={204: None, 400: None})
+    def post(self, request: Request) -> Response:
+        data = _valid(EmailVerifyConfirmIn, request)
+        try:
+            self_service.email_verify_confirm(**data)
+        except self_service.BadLinkError:
+            return Response(refusal(_("This link is used, expired or wrong: ask for a new one."), "bad_link"), status=status.HTTP_400_BAD_REQUEST)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExportApi(APIView):
+    """Every datum the platform keeps about the caller's account, as one JSON document."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: inline_serializer("AccountExport", {
+        "format": serializers.CharField(), "exported_at": serializers.DateTimeField(), "account": MeOut(),
+        "records": serializers.DictField(child=serializers.ListField(child=serializers.DictField()),
+                                          help_text="per kept model (`app.model`), its rows about the account"),
+    })})
+    def get(self, request: Request) -> Response:
+        response = Response(account_export(user=request.user))
+        response["Content-Disposition"] = f'attachment; filename="account-{request.user.pk}.json"'
+        return response

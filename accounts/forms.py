@@ -10,6 +10,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services
+from accounts.models import LANGUAGE_CHOICES
 from accounts.throttling import LoginAddressThrottle, address_wait, wait_minutes
 
 RATE_LIMITED = "rate_limited"  # error code of a form refused for its address's rate (answered 429)
@@ -56,3 +57,36 @@ class ThrottledLoginForm(AuthenticationForm):
 
     def refused_for_rate(self) -> bool:
         return self.has_error(NON_FIELD_ERRORS, RATE_LIMITED) or self.has_error(NON_FIELD_ERRORS, THROTTLED)
+
+
+class SettingsForm(forms.Form):
+    """The settings page's preferences (the same as `PATCH /api/me/`)."""
+
+    email = forms.EmailField(label=_("Email"), required=False)
+    language = forms.ChoiceField(label=_("Language"), required=False, choices=[("", _("The browser's"))] + list(LANGUAGE_CHOICES))
+    sounds = forms.BooleanField(label=_("Sounds at the table"), required=False)
+    notifications = forms.BooleanField(label=_("Mail me when someone challenges me"), required=False)
+
+
+class PasswordChangePageForm(forms.Form):
+    old_password = forms.CharField(label=_("Current password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    new_password = forms.CharField(label=_("New password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
+class PasswordResetAskForm(forms.Form):
+    email = forms.EmailField(label=_("Email"), max_length=254)
+
+
+class PasswordResetSetForm(forms.Form):
+    new_password = forms.CharField(label=_("New password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+
+def add_errors(form: forms.Form, error: ValidationError) -> None:
+    """A service's field errors shown on the form (fields it lacks: at the top)."""
+    for field, messages in error.message_dict.items():
+        for m in messages:
+            form.add_error(field if field in form.fields else None, m)

@@ -28,6 +28,18 @@ def is_reserved_username(name: str) -> bool:
 
 RESERVED_MESSAGE = _("Names starting with “bot-” or ending in “-bot” are reserved for the platform's bots.")
 
+# A deleted account keeps its row under `deleted-<random>` (accounts.services.account_delete): the seats of
+# its finished matches read as a deleted player. Nobody may take such a name and pass for one.
+DELETED_NAME_PREFIX = "deleted-"
+DELETED_MESSAGE = _("Names starting with “deleted-” mark deleted accounts.")
+
+
+def is_deleted_username(name: str) -> bool:
+    return unicodedata.normalize("NFKC", name or "").casefold().startswith(DELETED_NAME_PREFIX)
+
+
+LANGUAGE_CHOICES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"))
+
 
 class User(AbstractUser):
     """A player. Bots are users too (`is_bot`), so seats, ratings and history treat them alike.
@@ -41,7 +53,13 @@ class User(AbstractUser):
     bot_level = models.CharField(max_length=10, blank=True, default="")
     bot_game = models.CharField(max_length=40, blank=True, default="")
     bot_number = models.PositiveIntegerField(default=0)
+    # The account's language (`en`, `de`, `fr`; empty: the browser's), followed by every page and mail once
+    # logged in (accounts.middleware.UserLanguageMiddleware, accounts.mail).
     language = models.CharField(max_length=5, blank=True, default="")
+    sounds = models.BooleanField(default=True)  # the table pages' sounds
+    notifications = models.BooleanField(default=True)  # a mail when someone challenges the player
+    email_verified = models.BooleanField(default=False)  # set by the link of a verification mail
+    deleted_at = models.DateTimeField(null=True, blank=True)  # set once, when the account is erased
 
     class Meta(AbstractUser.Meta):
         constraints = [
@@ -60,3 +78,5 @@ class User(AbstractUser):
         super().clean()
         if not self.is_bot and is_reserved_username(self.username):
             raise ValidationError({"username": RESERVED_MESSAGE})
+        if self.deleted_at is None and is_deleted_username(self.username):
+            raise ValidationError({"username": DELETED_MESSAGE})

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
-from accounts.models import BOT_NAME_SUFFIX, RESERVED_MESSAGE, User, is_reserved_username
+from accounts.models import BOT_NAME_SUFFIX, DELETED_MESSAGE, RESERVED_MESSAGE, User, is_deleted_username, is_reserved_username
 from accounts.tokens import token_expired
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,8 @@ def user_register(*, username: str, password: str, email: str = "") -> User:
         errors["username"] = ["Use at most 150 letters, digits and @.+-_ only."]
     elif is_reserved_username(username):
         errors["username"] = [str(RESERVED_MESSAGE)]
+    elif is_deleted_username(username):
+        errors["username"] = [str(DELETED_MESSAGE)]
     elif User.objects.filter(username__iexact=username).exists():
         errors["username"] = ["A user with that username already exists."]
     try:

@@ -68,6 +68,13 @@ class SignupAddressThrottle(AddressRateThrottle):
     rate_setting = "SIGNUP_RATE"
 
 
+class ResetAddressThrottle(AddressRateThrottle):
+    """Password-reset requests per address: each may send mail, to addresses the asker does not own."""
+
+    scope = "password_reset"
+    rate_setting = "PASSWORD_RESET_RATE"
+
+
 def address_wait(*, throttle: type[AddressRateThrottle], request: HttpRequest) -> int | None:
     """Count this request against its address's rate: None when it may go on, else whole seconds to wait."""
     t = throttle()

@@ -61,7 +61,7 @@ class Script:
     deal: tuple[Event, ...]  # the setup events: a fixed, short deal
     steps: tuple[Step, ...]
     done: str  # the last words (msgid)
-    extra: dict[str, Any] = field(default_factory=dict)
+    closing: tuple[Move, ...] = ()  # other seats' moves after the learner's last action (e.g. the one that ends it)
 
 
 @dataclass
@@ -120,6 +120,8 @@ def frames(script: Script) -> list[dict[str, Any]]:
             "final": False,
         })
         pending = table.seen(table.act(script.seat, step.expect)) if step.expect is not None else []
+    for move in script.closing:
+        pending += table.seen(table.act(move.seat, move.action))
     out.append({
         "view": script.rules.view(table.state, script.seat),
         "events": pending,

@@ -22,7 +22,9 @@ def test_register_returns_token_that_authenticates() -> None:
     assert body["username"] == "alice" and isinstance(body["id"], int) and body["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
     me = client.get("/api/me/")
-    assert me.status_code == 200 and me.json() == {"id": body["id"], "username": "alice"}
+    assert me.status_code == 200
+    assert {k: me.json()[k] for k in ("id", "username", "email", "language")} == {"id": body["id"], "username": "alice", "email": "", "language": ""}
+    assert me.json()["date_joined"]
 
 
 def test_register_rejects_taken_name_and_weak_password() -> None:

@@ -13,7 +13,11 @@ def _zack(page: Any, action: dict[str, Any]) -> None:
         page.click(f"[data-testid={kind}]")
 
 
-CLICKS = {"zack": _zack}
+def _smackit(page: Any, action: dict[str, Any]) -> None:
+    page.click(f"[data-testid={action['kind']}]")
+
+
+CLICKS = {"zack": _zack, "smackit": _smackit}
 
 
 def click_for(page: Any, slug: str, action: dict[str, Any]) -> None:
