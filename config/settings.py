@@ -17,6 +17,9 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.secret_key import local_secret_key
+from ops.conf import default_allowed
+from ops.errors import sentry_init
+from ops.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -71,6 +74,7 @@ INSTALLED_APPS = [
     "replays",
     "stats",
     "tournaments",
+    "ops",
     "moderation",
 ]
 
@@ -298,12 +302,24 @@ TOKEN_MAX_AGE_SECONDS = int(os.environ.get("TOKEN_MAX_AGE_SECONDS", str(30 * 24 
 # Open (not started) tables one person may host at once (games/services.py table_create, 409 too_many_tables).
 MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# Operations (ops/, docs/operations in README). Logs: UTC-timestamped lines on stderr, one JSON object
+# a line with LOG_FORMAT=json (ops/logs.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+LOGGING = logging_config(level=os.environ.get("LOG_LEVEL", "WARNING"), fmt=LOG_FORMAT)
+# /metrics readers (ops/access.py) besides staff users and `Authorization: Bearer <METRICS_TOKEN>`:
+# IPs or CIDR networks, comma-separated; loopback on the embedded default, nobody in production.
+METRICS_ALLOWED = os.environ.get("METRICS_ALLOWED", default_allowed(production=PRODUCTION))
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+# /health/ready/ (ops/checks.py): how long the database, the channel layer and the broker may take to answer.
+READY_TIMEOUT_SECONDS = float(os.environ.get("READY_TIMEOUT_SECONDS", "2"))
+# Error reporting (ops/errors.py) only when SENTRY_DSN is set, in web processes and Celery workers alike.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+sentry_init(
+    dsn=SENTRY_DSN,
+    environment=os.environ.get("SENTRY_ENVIRONMENT", "production" if PRODUCTION else "embedded"),
+    release=os.environ.get("SENTRY_RELEASE"),
+    traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+)
 
 # Presence (live/heartbeat.py): each web process refreshes its row every HEARTBEAT seconds; its
 # sockets count as connected while that row is younger than LEASE. A dead process's players are away

@@ -39,6 +39,7 @@ urlpatterns = [
     # URL, so a switched language is a different URL and never a stale catalogue from the cache.
     path("jsi18n/", last_modified(lambda request: CATALOGUE_BUILT)(JavaScriptCatalog.as_view(domain="djangojs")), name="javascript-catalog"),
     path("api/", include(api_patterns)),
+    path("", include("ops.urls")),  # /health/ready/, /metrics
     path("", include("accounts.urls")),
     path("", include("replays.page_urls")),
     path("", include("stats.page_urls")),
