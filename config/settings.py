@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ops",
     "moderation",
+    "people",
 ]
 
 MIDDLEWARE = [
@@ -87,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",  # a logged-in account's language over the cookie's
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -301,6 +303,42 @@ SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "5/hour")
 TOKEN_MAX_AGE_SECONDS = int(os.environ.get("TOKEN_MAX_AGE_SECONDS", str(30 * 24 * 3600)))
 # Open (not started) tables one person may host at once (games/services.py table_create, 409 too_many_tables).
 MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
+
+
+def email_settings(url: str) -> dict[str, object]:
+    """Django's mail settings from `EMAIL_URL`: `smtp://user:pass@host:587/?tls=1` (STARTTLS),
+    `smtps://...` or `?ssl=1` (TLS from the start), `?timeout=S`; user and password %-encoded. Empty:
+    the console backend, which prints every mail to the log (the embedded default needs no mail server)."""
+    if not url:
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    from urllib.parse import parse_qs, unquote
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured(f"EMAIL_URL must be smtp:// or smtps://, not {parts.scheme or url!r}")
+    query = {k: v[-1].strip().lower() for k, v in parse_qs(parts.query).items()}
+    ssl = parts.scheme == "smtps" or query.get("ssl") in {"1", "true", "yes", "on"}
+    tls = not ssl and query.get("tls") in {"1", "true", "yes", "on"}
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or (465 if ssl else 587 if tls else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": tls,
+        "EMAIL_USE_SSL": ssl,
+        "EMAIL_TIMEOUT": float(query.get("timeout", "10")),
+    }
+
+
+# Mail (accounts/mail.py, sent by the accounts.send_mail Celery task): docs/configuration.md.
+_email = email_settings(os.environ.get("EMAIL_URL", "").strip())
+EMAIL_BACKEND = str(_email.pop("EMAIL_BACKEND"))
+globals().update(_email)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Card tables <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(3 * 3600)))  # a reset link's life, seconds
+PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE", "10/hour")  # reset requests per address (page and API)
 
 # Operations (ops/, docs/operations in README). Logs: UTC-timestamped lines on stderr, one JSON object
 # a line with LOG_FORMAT=json (ops/logs.py).

@@ -22,7 +22,6 @@ from games.services import chat_post
 from people.models import Block, Follow
 from tests.conftest import run_jobs
 from tests.games.factories import started_table, user
-from tests.support.smtp import smtp_inbox  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)  # mail and signals leave after the commit, as in production
 

@@ -1,0 +1,3 @@
+"""Fixtures of the account tests."""
+
+from tests.support.smtp import smtp_inbox  # noqa: F401 - a real SMTP server (aiosmtpd) for the mail tests
