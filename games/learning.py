@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -38,10 +39,20 @@ def msgid(text: str) -> str:
 
 @dataclass(frozen=True)
 class Move:
-    """Another seat's scripted move (seat None: a timer, as the platform submits it)."""
+    """Another seat's scripted move (seat None: a timer, as the platform submits it; `last_timer` makes one)."""
 
     seat: int | None
-    action: Action
+    action: Action | Callable[[list[Event]], Action]
+
+
+def last_timer(prefix: str) -> Callable[[list[Event]], Action]:
+    """The system firing the latest timer the rules asked for whose id starts with `prefix` (as the platform would)."""
+
+    def fire(log: list[Event]) -> Action:
+        ids = [e["data"]["id"] for e in log if e["kind"] == "timer" and str(e["data"].get("id", "")).startswith(prefix)]
+        return {"kind": "timer", "id": ids[-1]}
+
+    return fire
 
 
 @dataclass(frozen=True)
@@ -83,8 +94,10 @@ class Table:
             out.append(stored)
         return out
 
-    def act(self, seat: int | None, action: Action) -> list[Event]:
+    def act(self, seat: int | None, action: Action | Callable[[list[Event]], Action]) -> list[Event]:
         """The rules decide (a RuleError here is a broken script: the tests catch it)."""
+        if callable(action):
+            action = action(self.log)
         self.now += GAP_MS
         return self.apply(self.rules.decide(self.state, seat, action, self.now, random.Random(len(self.log))))
 

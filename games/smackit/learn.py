@@ -49,7 +49,7 @@ SCRIPT = Script(
         Step(
             _("Ada flipped a Smack it! card. The first to smack it wins the whole centre pile: press Smack!"),
             SMACK_IT,
-            _("A Smack it! card is on top: play stops until someone smacks it. Press Smack it!"),
+            _("A Smack it! card is on top: play stops until someone smacks it. Press Smack!"),
             before=(Move(1, FLIP),),
             produces=("pile_won",),
         ),

@@ -17,7 +17,20 @@ def _smackit(page: Any, action: dict[str, Any]) -> None:
     page.click(f"[data-testid={action['kind']}]")
 
 
-CLICKS = {"zack": _zack, "smackit": _smackit}
+def _zwicker(page: Any, action: dict[str, Any]) -> None:
+    kind = action["kind"]
+    if kind == "snap":
+        for slot in action["slots"]:
+            page.click(f"[data-testid=slot-0-{slot}]")
+        page.click("[data-testid=snap]")
+    elif kind in ("take_discard", "use", "replace"):
+        page.click("[data-testid={}]".format({"take_discard": "take-discard"}.get(kind, kind)))
+        page.click(f"[data-testid=slot-{action.get('target', 0)}-{action['slot']}]")
+    else:
+        page.click(f"[data-testid={kind}]")
+
+
+CLICKS = {"zack": _zack, "smackit": _smackit, "zwicker": _zwicker}
 
 
 def click_for(page: Any, slug: str, action: dict[str, Any]) -> None:
