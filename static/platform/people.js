@@ -2,8 +2,6 @@
 // the REST API; on the friends page a challenge arriving on the lobby socket shows at once.
 import { api, wsUrl } from "./api.js";
 
-const T = (s) => (window.gettext ? window.gettext(s) : s);
-
 function say(box, text) {
   if (box) box.textContent = text;
 }
@@ -37,7 +35,7 @@ if (bar) {
     if (report.elements.text.value.trim()) body.text = report.elements.text.value.trim();
     try {
       await api("POST", "/api/reports/", body);
-      say(status, T("Thank you: the report is sent to the moderators."));
+      say(status, gettext("Thank you: the report is sent to the moderators."));
       report.closest("details").open = false;
     } catch (e) {
       say(status, e.message);
