@@ -73,6 +73,24 @@ class Script:
     steps: tuple[Step, ...]
     done: str  # the last words (msgid)
     closing: tuple[Move, ...] = ()  # other seats' moves after the learner's last action (e.g. the one that ends it)
+    orders: tuple[tuple[int, ...], ...] = ()  # the deck orders of the shuffles the rules make during play (new deals)
+
+
+class DeckOrder(random.Random):
+    """A shuffle that deals the lesson's cards: each shuffle puts the next prescribed cards first, in that order,
+    and the rest after them as they were (a shuffle with nothing prescribed left is an ordinary seeded one)."""
+
+    def __init__(self, orders: tuple[tuple[int, ...], ...] = (), seed: int = 0) -> None:
+        super().__init__(seed)
+        self.orders = list(orders)
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        if not self.orders:
+            super().shuffle(x)
+            return
+        first = list(self.orders.pop(0))
+        wanted = set(first)
+        x[:] = first + [c for c in x if c not in wanted]
 
 
 @dataclass
@@ -84,6 +102,7 @@ class Table:
     state: State = None
     log: list[Event] = field(default_factory=list)
     now: int = 0
+    rng: random.Random = field(default_factory=DeckOrder)
 
     def apply(self, events: list[Event]) -> list[Event]:
         out = []
@@ -99,7 +118,7 @@ class Table:
         if callable(action):
             action = action(self.log)
         self.now += GAP_MS
-        return self.apply(self.rules.decide(self.state, seat, action, self.now, random.Random(len(self.log))))
+        return self.apply(self.rules.decide(self.state, seat, action, self.now, self.rng))
 
     def seen(self, events: list[Event]) -> list[Event]:
         """The learner's redacted copy of `events`, in the shape a socket delivers them."""
@@ -118,7 +137,7 @@ def frames(script: Script) -> list[dict[str, Any]]:
     before, redacted for the learner), `prompt`, `expect`, `wrong`. The last
     frame has `expect` None and `final` True.
     """
-    table = Table(script.rules, script.seat)
+    table = Table(script.rules, script.seat, rng=DeckOrder(script.orders))
     pending = table.seen(table.apply(list(script.deal)))
     out: list[dict[str, Any]] = []
     for step in script.steps:

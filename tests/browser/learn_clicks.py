@@ -30,7 +30,21 @@ def _zwicker(page: Any, action: dict[str, Any]) -> None:
         page.click(f"[data-testid={kind}]")
 
 
-CLICKS = {"zack": _zack, "smackit": _smackit, "zwicker": _zwicker}
+def _zigzag(page: Any, action: dict[str, Any]) -> None:
+    kind = action["kind"]
+    if kind == "open":
+        page.click(f"[data-testid=hand-{action['card']}]")
+        page.click("[data-testid=open]")
+    elif kind == "exchange":
+        page.click(f"[data-testid=hand-{action['give']}]")
+        page.click(f"[data-testid=centre-{action['take']}]")
+    elif kind == "announce":
+        page.click(f"[data-testid=announce-{action['combo']}]")
+    else:
+        page.click(f"[data-testid={kind}]")
+
+
+CLICKS = {"zack": _zack, "smackit": _smackit, "zwicker": _zwicker, "zigzag": _zigzag}
 
 
 def click_for(page: Any, slug: str, action: dict[str, Any]) -> None:
