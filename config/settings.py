@@ -301,7 +301,7 @@ LOGIN_RATE = os.environ.get("LOGIN_RATE", "30/hour")  # log-in attempts, any nam
 SIGNUP_RATE = os.environ.get("SIGNUP_RATE", "5/hour")
 # API tokens stop working at this age; POST /api/auth/token/ then issues a fresh one. Log-out deletes them.
 TOKEN_MAX_AGE_SECONDS = int(os.environ.get("TOKEN_MAX_AGE_SECONDS", str(30 * 24 * 3600)))
-# Open (not started) tables one person may host at once (games/services.py table_create, 409 too_many_tables).
+# Open (not started) tables one person may host at once (games/services/tables.py table_create, 409 too_many_tables).
 MAX_OPEN_TABLES_PER_USER = int(os.environ.get("MAX_OPEN_TABLES_PER_USER", "5"))
 
 

@@ -7,13 +7,23 @@ seats and hands everything to the page as JSON (no inline script).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext
 
 from games.learning import lesson, script_of
+from games.models import MatchPlayer
 from games.registry import get_rules, public_slugs
+
+
+def lesson_offered(*, user: Any) -> bool:
+    """Whether the lobby offers the guided first matches: to visitors and to accounts with no finished match."""
+    if not user.is_authenticated:
+        return True
+    return not MatchPlayer.objects.filter(user=user, match__status="finished").exists()
 
 
 def learn(request: HttpRequest, slug: str) -> HttpResponse:

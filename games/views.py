@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors, selectors, services
+from games.learn_views import lesson_offered
 from games.option_texts import games_with_option_texts, table_options_help
 from games.registry import get_rules, public_slugs
 from games.table_options import TABLE_OPTIONS
@@ -23,7 +24,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         request,
         "games/lobby.html",
         {"games": games_with_option_texts(games=selectors.game_list()), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"],
-         "lag_cap": TABLE_OPTIONS["lag_cap_ms"], "table_help": table_options_help()},
+         "lag_cap": TABLE_OPTIONS["lag_cap_ms"], "table_help": table_options_help(), "learn_banner": lesson_offered(user=request.user)},
     )
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import errors, services
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer
 from tests.conftest import Clock
 from tests.games.factories import started_table
@@ -51,6 +51,6 @@ def test_a_live_timer_still_fires_through_the_locked_path(clock: Clock) -> None:
 def test_a_timer_of_a_finished_match_goes_the_ordinary_way_and_is_refused(clock: Clock) -> None:
     match, stale, _ = _smackit_after_one_flip()
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
-    with pytest.raises(services.errors.PlatformError) as e:
+    with pytest.raises(errors.PlatformError) as e:
         services.timer_fire(match_id=match.pk, timer_id=stale)
     assert e.value.code == "match_over"

@@ -31,6 +31,7 @@ from games import services
 from games.engine import fold_all
 from games.models import Match, Snapshot
 from games.registry import INSTALLED
+from games.services import actions
 from replays.services import snapshots_write
 from tests.replays.replay_support import client, plain, stored_log
 from tests.support.platform_random import play_through_sockets, random_table
@@ -85,7 +86,7 @@ def check_states(match: Match, rules: Any, log: list[dict[str, Any]], ks: list[i
 async def test_replay_of_random_play_matches_live_sockets_and_the_fold(
     slug: str, game_no: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(actions, "SNAPSHOT_EVERY", EVERY)
     h = harness_of(slug)
     rng = random.Random(f"replay-{slug}-{game_no}")
     match, humans, socks = await random_table(h, slug, rng)

@@ -36,6 +36,7 @@ from config.asgi import application
 from games import errors, services
 from games.engine import Event, RuleError
 from games.models import Match
+from games.services import actions
 from games.zigzag.rules import RULES, SIGNS, partner_of, team_seats
 from tests.games.factories import user
 from tests.support.simulate import harness_action, harness_of, redacted_history
@@ -248,7 +249,7 @@ def test_a_finished_match_shows_every_sign_to_everyone() -> None:
 
 
 class _FixedRandbits:
-    """`secrets` for games.services with fixed per-action random numbers (both tables must decide alike)."""
+    """`secrets` for games.services.actions with fixed per-action random numbers (both tables must decide alike)."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(secrets, name)
@@ -317,7 +318,7 @@ def _replay(match_id: int, who: Any, perspective: str) -> dict[str, Any]:
 async def test_through_the_socket_and_the_replay_api_opponents_get_the_same_bytes_with_or_without_signs(
     clock: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "secrets", _FixedRandbits())
+    monkeypatch.setattr(actions, "secrets", _FixedRandbits())  # what `_rules_decide` draws from
     # team 0 (seats 0 and 2) signs at table A; seats 1 and 3 and a spectator watch both tables
     deal = f"zigzag-signs-{os.getpid()}"
     options = {**OPTIONS, "dealer": -1}  # what the platform's setup is given
