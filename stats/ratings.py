@@ -72,15 +72,20 @@ def is_provisional(*, rated_matches: int, sigma: float) -> bool:
     return rated_matches < PROVISIONAL_MATCHES or sigma > PROVISIONAL_SIGMA
 
 
-# Rated results mean play (PROTOCOL.md "Fair play", docs/fair-play.md): the n-th earlier rated match
-# between the same two accounts within REPEAT_WINDOW_DAYS makes their next one count REPEAT_FACTOR ** n.
+# Rated results mean play (PROTOCOL.md "Fair play", docs/fair-play.md): after `n` earlier rated matches
+# between the same two accounts within REPEAT_WINDOW_DAYS, their next result counts fully while
+# n < REPEAT_FREE, then REPEAT_FACTOR ** (n - REPEAT_FREE + 1): a pair is worth at most
+# REPEAT_FREE + REPEAT_FACTOR / (1 - REPEAT_FACTOR) full results a window, however often it plays.
+REPEAT_FREE = 3
 REPEAT_FACTOR = 0.5
 REPEAT_WINDOW_DAYS = 30
 
 
 def pair_weight(repeats: int) -> float:
     """How much a result against one opponent counts after `repeats` rated matches with them in the window."""
-    return REPEAT_FACTOR ** max(0, repeats)
+    if repeats < REPEAT_FREE:
+        return 1.0
+    return REPEAT_FACTOR ** (repeats - REPEAT_FREE + 1)
 
 
 def account_weight(repeats_by_opponent: Mapping[Any, int]) -> float:
