@@ -26,7 +26,7 @@ from accounts.throttling import (
     address_wait,
     wait_minutes,
 )
-from config.api_errors import field_refusal, refusal
+from web.api_errors import field_refusal, refusal
 
 
 class RegisterIn(serializers.Serializer):

@@ -16,7 +16,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.http import is_same_domain
 
 from accounts.tokens import user_for_token
-from config.middleware import scope_problem
+from web.middleware import scope_problem
 
 
 def origin_allowed(*, origin: str, host: str, secure: bool) -> bool:
@@ -48,7 +48,7 @@ class SocketGate:
     """Every socket's handshake, in one middleware: storable text, same origin, then who it is.
 
     In order: a path, query or header the database could not hold is refused (4400, before
-    anything reads it: `config.middleware.scope_problem`); a browser socket from another site is
+    anything reads it: `web.middleware.scope_problem`); a browser socket from another site is
     refused (4403: cross-site WebSocket hijacking rides the session cookie; a socket without an
     Origin is a tool or a bot, which authenticates with `?token=`, no ambient cookie a foreign page
     could borrow); then the user: `?token=` if given (expired or revoked: a spectator), else the

@@ -80,7 +80,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.middleware.RefuseUnstorableText",  # NUL in a URL or header: 400 before anything reads it
+    "web.middleware.RefuseUnstorableText",  # NUL in a URL or header: 400 before anything reads it
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -252,9 +252,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "web.api_errors.exception_handler",
     # Bodies read by live.wire: size, depth, storable text, finite numbers (400 `bad_json`).
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser", "config.parsers.FormParser", "config.parsers.MultiPartParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.parsers.JSONParser", "web.parsers.FormParser", "web.parsers.MultiPartParser"],
     # Behind TRUSTED_PROXY_COUNT proxies, like accounts.throttling.client_address (DRF's default trusts
     # any X-Forwarded-For a client sends).
     "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXY_COUNT", "0")),

@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.query import OneOfField, QuerySerializer, query_params
 from games import selectors, services
 from games.table_options import TABLE_OPTIONS
+from web.query import OneOfField, QuerySerializer, query_params
 
 ZOMBIE = TABLE_OPTIONS["zombie_seconds"]
 LAG_CAP = TABLE_OPTIONS["lag_cap_ms"]
@@ -21,7 +21,7 @@ LAG_CAP = TABLE_OPTIONS["lag_cap_ms"]
 
 class PlatformApi(APIView):
     """The games API's views: a PlatformError becomes its status and `{detail, code}` in
-    `config/api_errors.exception_handler`, the one handler of every app (no per-view copy)."""
+    `web/api_errors.exception_handler`, the one handler of every app (no per-view copy)."""
 
 
 class TableSerializer(serializers.Serializer):

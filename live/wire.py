@@ -1,7 +1,7 @@
 """What arrives from outside is read here: JSON within limits, and only text the database can hold.
 
 Every socket message and every REST body goes through `loads`; every URL and header through
-`request_problem` (config.middleware). Why one place: `json.loads` raises RecursionError (not
+`request_problem` (web.middleware). Why one place: `json.loads` raises RecursionError (not
 ValueError) on deep nesting, accepts NaN and Infinity (and reads 1e999 as infinity), and turns the
 escape "\\ud800" into a lone surrogate; PostgreSQL refuses NUL in text and jsonb, and a lone surrogate
 cannot be encoded to UTF-8 at all. Each of those reached a query or an encoder as a 500 (REST) or a

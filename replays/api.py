@@ -16,17 +16,17 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.query import OneOfField, QuerySerializer, WholeNumberField, query_params
 from games import errors
 from games.api import PlatformApi
 from games.models import Match
 from games.registry import all_slugs
 from replays import selectors
+from web.query import OneOfField, QuerySerializer, WholeNumberField, query_params
 
 MAX_PAGE = 100
 
 
-# The query parameters of each endpoint (config/query.py: a bad one is a 400 `bad_<name>` naming it).
+# The query parameters of each endpoint (web/query.py: a bad one is a 400 `bad_<name>` naming it).
 class MatchListQuery(QuerySerializer):
     game = serializers.CharField(required=False, max_length=40)
     player = serializers.CharField(required=False, allow_blank=True, max_length=150)

@@ -7,11 +7,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from rest_framework import serializers
 
-from config.query import QuerySerializer, query_params
 from games import errors
 from games.models import Match
 from games.registry import get_rules, public_slugs
 from replays import selectors
+from web.query import QuerySerializer, query_params
 
 PAGE_SIZE = 30
 

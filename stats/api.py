@@ -9,14 +9,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
-from config.query import QuerySerializer, WholeNumberField, query_params
 from games import errors
 from games.api import PlatformApi
 from stats import selectors as stats_selectors
+from web.query import QuerySerializer, WholeNumberField, query_params
 
 
-# The query parameters (config/query.py: a bad one is a 400 `bad_<name>` naming it). A `limit` or
-# `history` beyond what is served is capped, as before; beyond config.wire.MAX_INT it is refused.
+# The query parameters (web/query.py: a bad one is a 400 `bad_<name>` naming it). A `limit` or
+# `history` beyond what is served is capped, as before; beyond live.wire.MAX_INT it is refused.
 class PlayerStatsQuery(QuerySerializer):
     history = WholeNumberField(required=False, default=stats_selectors.HISTORY_POINTS)
 

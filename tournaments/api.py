@@ -11,11 +11,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.query import OneOfField, QuerySerializer, query_params
 from games.api import PlatformApi
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
+from web.query import OneOfField, QuerySerializer, query_params
 
 
 class TournamentSerializer(serializers.Serializer):
@@ -82,7 +82,7 @@ class TournamentListApi(PlatformApi):
     @extend_schema(request=CreateIn, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
         body = CreateIn(data=request.data)
-        body.is_valid(raise_exception=True)  # config/api_errors.py: 400 `bad_<field>` naming the field
+        body.is_valid(raise_exception=True)  # web/api_errors.py: 400 `bad_<field>` naming the field
         data = dict(body.validated_data)
         open_registration = data.pop("open")
         t = services.tournament_create(organiser=request.user, open_registration=open_registration, **data)

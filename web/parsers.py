@@ -4,7 +4,7 @@ DRF's JSONParser catches ValueError only: deep nesting raised RecursionError (a 
 "\\ud800" or "\\u0000" escape inside an `options` key reached the database (a 500 on
 PostgreSQL). Here a JSON body is read by `live.wire.loads` (size, depth, text, numbers) and
 a form body's fields are held to the same text rule; each refusal is a 400
-`{"detail", "code": "bad_json"}` (config.api_errors) and nothing is applied.
+`{"detail", "code": "bad_json"}` (web.api_errors) and nothing is applied.
 """
 
 from __future__ import annotations

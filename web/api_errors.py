@@ -4,11 +4,11 @@
 Everything is answered here, once (settings REST_FRAMEWORK EXCEPTION_HANDLER), for every API view:
 
 - PlatformError (games.errors), raised by services, selectors and the query-parameter helper
-  (config.query), keeps its code and status; its `detail` is in the request's language.
+  (web.query), keeps its code and status; its `detail` is in the request's language.
 - RuleError (a game's rules) is a 400 with the rule's code.
 - A refused body: DRF's field errors (`{field: [messages]}`, what PROTOCOL.md promises for a
   refused sign-up) stay, and gain `detail` (the first field's messages, naming it) and
-  `code` `bad_<field>`, as query parameters are refused. Unreadable JSON (config.parsers) and a
+  `code` `bad_<field>`, as query parameters are refused. Unreadable JSON (web.parsers) and a
   body over Django's size or field-count limits are `bad_json`.
 - Any other DRF refusal (401, 403, 404, 405, 429 ...) gains its DRF code (`not_authenticated`,
   `permission_denied`, ...).
@@ -23,9 +23,9 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.parsers import BAD_BODY
 from games.engine import RuleError
 from games.errors import PlatformError
+from web.parsers import BAD_BODY
 
 NON_FIELD = "non_field_errors"
 
