@@ -12,6 +12,15 @@ few samples after dropping those far above the others. The median of five
 already ignores two bad samples; the outlier cut keeps a burst of slow ones
 from dragging it up as well.
 
+A client can answer pings late but cannot make its line slower for what it
+receives (PROTOCOL.md "Fair play"): the round trip a race uses is at most a
+bound the transport measured (the kernel's TCP round trip where the platform
+ends the connection, or a trusted proxy's: live/transport_rtt.py), and pongs
+only lower it (`bound_ms`). Without a bound nobody vouches for the pongs, so
+they count for at most `unbounded_cap_ms` (docs/deployment-round-trips.md).
+Pongs running more than the slack above the bound are an inflated round trip
+(`inflated`), counted in the player's fair-play record.
+
 Pure: no Django, no clock of its own (times are passed in, in seconds of a
 monotonic clock), so it is tested without sockets.
 """
@@ -58,6 +67,9 @@ class RttEstimator:
     samples: list[float] = field(default_factory=list)  # a list: an empty deque is 760 bytes a socket
     stored_ms: int | None = None  # the estimate last written where other processes read it
     stored_at: float | None = None  # when (monotonic s) it was handed over for writing
+    bound_ms: float | None = None  # the transport's round trip, refreshed at every pong (None: nobody vouches)
+    unbounded_cap_ms: int | None = None  # without a bound, pongs count at most this (None: no cap, for pure tests)
+    inflation_counted: bool = False  # this socket's inflated round trip was counted already (once per socket)
 
     def ping(self, now_s: float) -> dict[str, int | str]:
         """The next ping to send, remembered as sent at `now_s`."""
@@ -89,10 +101,24 @@ class RttEstimator:
         return sample
 
     @property
-    def estimate_ms(self) -> int | None:
-        """The robust round trip in whole ms, or None before the first pong."""
+    def pong_ms(self) -> int | None:
+        """The robust round trip of the pongs in whole ms, or None before the first pong."""
         value = robust_median(list(self.samples))
         return None if value is None else int(round(value))
+
+    @property
+    def estimate_ms(self) -> int | None:
+        """The round trip races use: the pongs' (`pong_ms`), never above the transport's bound."""
+        return fair_rtt_ms(self.pong_ms, self.bound_ms, self.unbounded_cap_ms)
+
+    def newly_inflated(self, slack_ms: int, min_samples: int = 3) -> bool:
+        """True once per socket: its pongs (a robust median of `min_samples` or more) run over bound + slack."""
+        if self.inflation_counted or len(self.samples) < min_samples:
+            return False
+        if not inflated(self.pong_ms, self.bound_ms, slack_ms):
+            return False
+        self.inflation_counted = True
+        return True
 
     def worth_storing(self, now_s: float | None = None) -> int | None:
         """The estimate, if it moved enough since the last one stored to be written again (else None).
@@ -118,3 +144,22 @@ def compensation_ms(rtt_ms: int | None, lag_cap_ms: int) -> int:
     if rtt_ms is None or lag_cap_ms <= 0:
         return 0
     return max(0, min(int(rtt_ms), int(lag_cap_ms)))
+
+
+def fair_rtt_ms(pong_ms: int | None, bound_ms: float | None, unbounded_cap_ms: int | None) -> int | None:
+    """The round trip a race may use: the bound when there is one (pongs only lower it), else capped pongs.
+
+    With a bound and no pong yet, the bound itself: it is the line as the
+    transport measured it, and a client cannot lengthen it by staying silent.
+    """
+    if bound_ms is not None:
+        bound = max(0, int(round(bound_ms)))
+        return bound if pong_ms is None else min(pong_ms, bound)
+    if pong_ms is None or unbounded_cap_ms is None:
+        return pong_ms
+    return min(pong_ms, max(0, unbounded_cap_ms))
+
+
+def inflated(pong_ms: int | None, bound_ms: float | None, slack_ms: int) -> bool:
+    """Whether pongs run more than `slack_ms` above the transport's bound (never without both figures)."""
+    return pong_ms is not None and bound_ms is not None and pong_ms > bound_ms + slack_ms

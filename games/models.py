@@ -32,6 +32,9 @@ class Table(models.Model):
     # Fair races: a race claim is judged at arrival minus the sender's round trip, counted up to this
     # (games/table_options.py; 0 judges on arrival).
     lag_cap_ms = models.PositiveIntegerField(default=200)
+    # A human floor (PROTOCOL "Fair play"): a race claim judged sooner than this after its card was shown is
+    # an anticipation and never wins (games/races.py; 0 off, unranked tables only).
+    min_reaction_ms = models.PositiveIntegerField(default=100)
     current_match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

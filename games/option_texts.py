@@ -51,6 +51,10 @@ OPTION_TEXTS: Mapping[tuple[str, str], tuple[Any, Any]] = {
         _("Races make up for a slow line by up to (ms, 0: off)"),
         _("Milliseconds of a player's measured round trip a race compensates (0: the first to arrive wins)."),
     ),
+    ("table", "min_reaction_ms"): (
+        _("Fastest reaction a person can have (ms, 0: off)"),
+        _("A race claim judged sooner than this after its card was shown is an anticipation and never wins (0 only at unranked tables)."),
+    ),
 }
 
 

@@ -40,6 +40,18 @@ TABLE_OPTIONS: dict[str, Option] = {
         minimum=0,
         maximum=500,
     ),
+    # A human floor (PROTOCOL.md "Fair play"): a race claim judged sooner than this after its card was shown
+    # is an anticipation and never wins (games/races.py; what it costs is each game's rules decision). 100 ms
+    # is the usual floor of a person's simple visual reaction; at most 150 ms, since a quick honest player's
+    # fastest reactions lie not far above that. 0 (off) only at unranked tables: a rated result must be a
+    # person's (`table_options_check_ranked`).
+    "min_reaction_ms": Option(
+        "int",
+        getattr(settings, "MIN_REACTION_MS_DEFAULT", 100),
+        "Milliseconds after a card is shown before a race claim can be a person's reaction (0: no floor, unranked only)",
+        minimum=0,
+        maximum=150,
+    ),
 }
 
 
@@ -57,3 +69,11 @@ def table_options_resolve(values: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise errors.bad_request(f"unknown table option(s): {', '.join(unknown)}", "bad_option")
     return out
+
+
+def table_options_check_ranked(*, options: dict[str, Any], ranked: bool) -> None:
+    """A ranked table keeps the human floor: `min_reaction_ms` 0 there is a 400 `bad_option` (PROTOCOL "Fair play")."""
+    if ranked and options.get("min_reaction_ms") == 0:
+        raise errors.bad_request(
+            "min_reaction_ms 0 (no human floor) is allowed only at unranked tables", "bad_option"
+        )

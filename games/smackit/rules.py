@@ -104,6 +104,18 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   given: an honest claim is judged before the card only when the round-trip
   estimate (a median of five, games/latency.py) overshoots by more than a
   human reaction, 100 ms at the very least.
+- [D20] A human floor (PROTOCOL "Fair play"): a smack on the smack card on
+  top judged less than the table's `min_reaction_ms` after the card was
+  placed cannot be a reaction to it (nobody could yet see it): it is an
+  anticipation. It is still a claim in the race (`race_claimed` with
+  `"anticipated": true`; the seat's hand lies on the card, so a second smack
+  in that race is `already_smacked`), and it is at once a false smack — the
+  rulebook's penalty for a smack on nothing to smack: one card forfeited
+  (`smacked` `result: false`, `anticipated: true`; no grace, since it came
+  before the card rather than behind a winner). It ranks after every real
+  claim and never wins; a race holding only anticipations is settled at once
+  with `winner: null` and the smack card stays on top for the others. With
+  `min_reaction_ms` 0 (unranked tables only) there is no floor.
 - [D kit] The checks before every move are the shared kit's (engine.GameRules):
   a malformed race `Timing` (not whole numbers, a negative compensation) is
   refused with `bad_action`; the error codes are otherwise unchanged.
@@ -527,6 +539,9 @@ class SmackItRules(GameRules):
                 eligible=list(race["eligible"]),
             )
         )
+        if races.is_anticipation(claim):
+            # a hand on the card before a person could see it: a false smack at once [D20]
+            self._late_smack(tx, s, timing.arrival_ms, timing.judged_ms, now_ms, rng, anticipated=True)
         race = tx.state["race"]
         due = races.settle_at(race)
         if due <= now_ms:
@@ -538,7 +553,11 @@ class SmackItRules(GameRules):
         """The fastest judged claim wins the pile; the others are late smacks behind it [D16, D17]."""
         race = tx.state["race"]
         ranking = races.ranking(race)
-        best = ranking[0]
+        best = races.winner(race)
+        if best is None:  # anticipations alone: nobody wins, the smack card stays on top [D20]
+            tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=None))
+            self._settle(tx, now_ms, rng)
+            return
         w = best["seat"]
         tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=w))
         top = tx.state["centre"][-1]
@@ -556,26 +575,38 @@ class SmackItRules(GameRules):
         )
         self._win_pile(tx, w, "smack", rng)
         for c in ranking[1:]:
-            self._late_smack(tx, c["seat"], c["arrival_ms"], c["judged_ms"], now_ms, rng)
+            if not races.is_anticipation(c):  # an anticipation paid when it came [D20]
+                self._late_smack(tx, c["seat"], c["arrival_ms"], c["judged_ms"], now_ms, rng)
         self._settle(tx, now_ms, rng)
 
     def _late_smack(
-        self, tx: Tx, s: int, arrival_ms: int, judged_ms: int, now_ms: int, rng: random.Random, *, early: bool = False
+        self,
+        tx: Tx,
+        s: int,
+        arrival_ms: int,
+        judged_ms: int,
+        now_ms: int,
+        rng: random.Random,
+        *,
+        early: bool = False,
+        anticipated: bool = False,
     ) -> bool:
         """A smack while no smack card lies on top: ignored within the grace behind the last win, else false [D7, D17].
 
         `early`: judged before the smack card on top was placed [D19], so it is
         judged against the card it was flipped onto (`under`), or an empty
-        centre; its event says `early`.
+        centre; its event says `early`. `anticipated`: a claim on the smack card
+        on top judged below the table's human floor [D20]: false whatever the
+        grace, its event says `anticipated`.
         True when it was ignored (nothing else changes, nothing to settle).
         """
         state = tx.state
         centre = state["centre"]
         top = state.get("under") if early else (centre[-1] if centre else None)  # .get: states folded before [D19]
-        flag = {"early": True} if early else {}
+        flag = {"early": True} if early else {"anticipated": True} if anticipated else {}
         lw = state["last_win"]
         grace = state["options"]["smack_grace_ms"]
-        if lw is not None and grace > 0 and judged_ms - lw.get("judged_ms", lw["at_ms"]) <= grace:
+        if not anticipated and lw is not None and grace > 0 and judged_ms - lw.get("judged_ms", lw["at_ms"]) <= grace:
             behind = max(0, judged_ms - lw.get("judged_ms", lw["at_ms"]))
             tx.emit(
                 event("smacked", s, result="ignored", at_ms=arrival_ms, judged_ms=judged_ms, behind_ms=behind, winner=lw["seat"],

@@ -60,6 +60,23 @@ rules page are marked [D] and listed in the players' help pages too:
   winning colour card (the match is over). Beginner grace is judged on the
   challenge's judged time.
 
+- [D floor] A human floor (PROTOCOL "Fair play"): a claim judged less than
+  the table's `min_reaction_ms` after the box last changed (`turn_since`, the
+  race's `opened_ms`) is an anticipation (`"anticipated": true` in its
+  `race_claimed` claim). An anticipated challenge is a wrong challenge — the
+  rulebook's penalty for a challenge without grounds: the challenger takes the
+  box (`challenged` `result: fail`, `anticipated: true`), whatever the box
+  shows, since nobody could yet have seen it. It ranks after every real claim
+  and never wins: when a real challenge or X's own real card is judged first,
+  the race goes as [D race a] says and the anticipation is pursued only as a
+  challenge after X's card landed (then it fails); when only anticipations
+  claimed, the race is settled at once without a winner (`race_settled`
+  `winner: null`), the first anticipated challenge fails and X's anticipated
+  card and the other challenges are returned. X's own card judged below the
+  floor after the box changed is no answer in time either: it never beats a
+  real challenge. [D race b] does not apply to an anticipated challenge (X
+  was not too slow for a challenge nobody could have made yet): it is judged
+  on the box as it is, so it fails. With `min_reaction_ms` 0 there is no floor.
 - [D kit] The checks before every move are the shared kit's (engine.GameRules):
   the system submitting an action ZACK! does not know is `unknown_action`
   (was `bad_action`), and a malformed race `Timing` (not whole numbers, a
@@ -359,7 +376,13 @@ class ZackRules(GameRules):
             tx.emit(event("returned", seat, challenge=target, why=why))
             return
         lt = state["last_throw"]
-        if lt is not None and lt["seat"] == x and timing.judged_ms < lt["judged_ms"] and not self._grounds(state, x)[1]:
+        if (
+            lt is not None
+            and lt["seat"] == x
+            and timing.judged_ms < lt["judged_ms"]
+            and not self._grounds(state, x)[1]
+            and not races.anticipated(timing.judged_ms - lt["since"], timing.min_reaction_ms)  # [D floor]
+        ):
             # called slow before X's card, which reached the box first [D race b]
             if self._protected(state, x, lt["since"], timing.judged_ms):
                 raise RuleError("grace", GRACE)
@@ -442,13 +465,18 @@ class ZackRules(GameRules):
         slow, wrong = self._grounds(state, x)
         return slow and not wrong and self._protected(state, x, since, judged_ms)
 
-    def _resolve(self, tx: Tx, seat: int, x: int, now_ms: int, before_throw: bool = False) -> None:
-        """`seat`'s challenge against seat `x`, judged on the box as it is: one `challenged` fact."""
+    def _resolve(
+        self, tx: Tx, seat: int, x: int, now_ms: int, before_throw: bool = False, anticipated: bool = False
+    ) -> None:
+        """`seat`'s challenge against seat `x`, judged on the box as it is: one `challenged` fact.
+
+        `anticipated`: judged below the table's human floor [D floor]: a wrong challenge whatever the box says.
+        """
         state = tx.state
         slow, wrong = self._grounds(state, x)
         if before_throw:
             slow = True  # judged as it stood before X's card, X's turn
-        success = slow or wrong
+        success = (slow or wrong) and not anticipated
         taker, nxt = (x, seat) if success else (seat, x)
         data: dict[str, Any] = {
             "by": seat,
@@ -464,6 +492,8 @@ class ZackRules(GameRules):
         }
         if before_throw:
             data["before_throw"] = True
+        if anticipated:
+            data["anticipated"] = True
         tx.emit(event("challenged", seat, **data))
 
     def _race_claimed(self, race: dict[str, Any], seat: int, claim: dict[str, Any], timing: Timing, **extra: Any) -> Event:
@@ -500,11 +530,17 @@ class ZackRules(GameRules):
         """The fastest judged claim goes first: a challenge (judged on the box as it is) or X's own card [D race a]."""
         race = tx.state["race"]
         ranking = races.ranking(race)
-        best = ranking[0]
+        best = races.winner(race)
         x = race["target"]
-        tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=best["seat"]))
+        tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=None if best is None else best["seat"]))
         challenges = [c for c in ranking if c["action"] == "challenge"]
         own = [c for c in ranking if c["seat"] == x]
+        if best is None:  # anticipations alone: the first challenge is a wrong one, the rest returned [D floor]
+            if challenges:
+                self._resolve(tx, challenges[0]["seat"], x, now_ms, anticipated=True)
+            for c in [*own, *challenges[1:]]:
+                self._return_claim(tx, c, x)
+            return
         if best["action"] == "challenge":
             self._resolve(tx, best["seat"], x, now_ms)
             for c in [*own, *challenges[1:]]:  # X's card came too late: returned, as within the settling window
@@ -525,7 +561,7 @@ class ZackRules(GameRules):
             if why is not None:
                 self._return_claim(tx, c, x, why)
             else:
-                self._resolve(tx, c["seat"], x, now_ms)
+                self._resolve(tx, c["seat"], x, now_ms, anticipated=races.is_anticipation(c))
 
     def _return_claim(self, tx: Tx, claim: dict[str, Any], x: int, why: str = "settling") -> None:
         state = tx.state

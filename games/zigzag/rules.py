@@ -145,6 +145,17 @@ judged by reaction time, not by who sits nearer the server.
   `race:<id>` settles a race when its window closes (stale: no events;
   early, because a later claim moved the window: armed again); any action
   arriving after that moment settles it first (lazy).
+- [D floor] A human floor (PROTOCOL "Fair play"): a take judged less than
+  the table's `min_reaction_ms` after its card came to the centre is an
+  anticipation (`"anticipated": true` in its `race_claimed` claim; such a
+  take is always a race in the log, never the bare move). The rulebook has
+  no penalty for a grab nobody could make — a player simply does not get a
+  card he reached for too soon — so an anticipated take is refused: it ranks
+  after every real claim and never gets the card; its claimer keeps his cards
+  as any losing claimant does, and cannot reach for that card again while its
+  race is judged (`claim_pending`). A race of anticipations alone is settled
+  at once with `winner: null`; the card stays in the centre. With
+  `min_reaction_ms` 0 there is no floor.
 - [D] An announcement, a counter and the tour timer settle every open race
   first, whatever its window: they are checked against (or discard) the hands
   and centre as the takes already made leave them. A pass ends the tour only
@@ -1110,7 +1121,11 @@ def _settle_races(tx: Tx, now_ms: int, *, every: bool) -> None:
 def _settle(tx: Tx, race: dict[str, Any], now_ms: int) -> None:
     """The fastest judged claim takes the card: `race_settled`, then its move as it would have been made at once."""
     ranking = races.ranking(race)
-    winner = ranking[0]["seat"]
+    best = races.winner(race)
+    if best is None:  # anticipations alone: nobody takes the card, it stays in the centre [D floor]
+        tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=None, take=card(race["take"])))
+        return
+    winner = best["seat"]
     tx.emit(event("race_settled", None, race=race["id"], ranking=ranking, winner=winner, take=card(race["take"])))
     tx.emit(_move_event(tx.state, winner, race["moves"][str(winner)], race["signs"].get(str(winner)), now_ms))
 
@@ -1147,8 +1162,9 @@ def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, 
     if race is None:
         rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
         race = races.open(rid, opened_ms, range(state["seats"]))
-        alone = races.with_claim(race, races.claim_record(race, seat, t), t.comp_ms)
-        if races.settle_at(alone) <= now_ms:
+        first = races.claim_record(race, seat, t)
+        alone = races.with_claim(race, first, t.comp_ms)
+        if races.settle_at(alone) <= now_ms and not races.is_anticipation(first):
             # nobody could still be judged faster: the take is the move alone, exactly as without races
             tx.emit(_move_event(state, seat, move, sig, now_ms))
             return
@@ -1175,7 +1191,7 @@ def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, 
 def _judged(timing: Timing, now_ms: int, opened_ms: int) -> Timing:
     """The claim's timing as judged: arrival is now, never judged earlier than its card came to the centre [D]."""
     judged = min(now_ms, max(timing.judged_ms, min(opened_ms, now_ms)))
-    return Timing(arrival_ms=now_ms, judged_ms=judged, comp_ms=timing.comp_ms)
+    return Timing(arrival_ms=now_ms, judged_ms=judged, comp_ms=timing.comp_ms, min_reaction_ms=timing.min_reaction_ms)
 
 
 # --- legal actions ---------------------------------------------------------------------------

@@ -86,6 +86,16 @@ Fair races (issue 16, PROTOCOL "Fair races"): `snap` is a race action.
   even if the race timer is late.
 - [D] The reaction time of a claim is counted from the moment its top
   discard appeared (`at` of the event that put it there).
+- [D floor] A human floor (PROTOCOL "Fair play"): a matching snap judged
+  less than the table's `min_reaction_ms` after its top discard appeared is
+  an anticipation (`"anticipated": true` in its `race_claimed` claim): it
+  could not be a reaction to that card, so it is a wrong snap — the
+  rulebook's penalty: its cards are shown and go back to their slots and
+  the player takes a penalty card (`snap_wrong` with `anticipated: true`, at
+  once). It stays in the race (no second snap by that seat until it is
+  settled, `snap_pending`), ranks after every real claim and never lands; a
+  race of anticipations alone is settled at once with `winner: null`.
+  With `min_reaction_ms` 0 there is no floor.
 
 Looks (issue 18): every card a seat looks at (the opening peek at slots 2
 and 3, a 7/8/9/10 power, a black King) is in that seat's own view as
@@ -345,6 +355,8 @@ class ZwickerRules(GameRules):
         results: list[Event] = []
         winner = None
         for claim in ranking:
+            if races.is_anticipation(claim):
+                continue  # punished as a wrong snap when it came [D floor]; never lands
             seat, slots, judged = claim["seat"], list(claim["slots"]), claim["judged_ms"]
             row = state["slots"][seat]
             cards = [card(row[i]) for i in slots]
@@ -523,13 +535,13 @@ class ZwickerRules(GameRules):
             ):
                 tx.emit(event("snap_taken_back", seat, slots=slots, cards=cards, first=last["seat"], judged_ms=timing.judged_ms))
                 return
-            self._claim(tx, seat, slots, now, timing)
+            self._claim(tx, seat, slots, now, timing, rng)
             return
         penalty = self._pile_card(tx, rng)
         pen = None if penalty is None else {"slot": len(row), "card": card(penalty)}
         tx.emit(event("snap_wrong", seat, slots=slots, cards=cards, top=card(top), penalty=pen))
 
-    def _claim(self, tx: Tx, seat: int, slots: list[int], now: int, timing: Timing) -> None:
+    def _claim(self, tx: Tx, seat: int, slots: list[int], now: int, timing: Timing, rng: random.Random) -> None:
         """A matching snap claims the top discard: settle at once when nobody could still be faster, else a timer."""
         state = tx.state
         race = state["race"]
@@ -539,6 +551,13 @@ class ZwickerRules(GameRules):
         after = tx.emit(
             event("race_claimed", seat, race=race["id"], claim=record, comp_ms=list(timing.comp_ms), opened_ms=race["opened_ms"])
         )
+        if races.is_anticipation(record):  # a snap before anyone could see the card: a wrong snap [D floor]
+            row = after["slots"][seat]
+            penalty = self._pile_card(tx, rng)
+            pen = None if penalty is None else {"slot": len(row), "card": card(penalty)}
+            top = after["discard"][-1]
+            cards = [card(row[i]) for i in slots]
+            after = tx.emit(event("snap_wrong", seat, slots=slots, cards=cards, top=card(top), penalty=pen, anticipated=True))
         settle_at = races.settle_at(after["race"])
         if settle_at <= now:
             tx.extend(self._settle(after))

@@ -352,3 +352,89 @@ def test_bots_cope_with_pending_races() -> None:
         assert report.rule_errors == 0, (seed, levels)
         assert report.outcome is not None and report.outcome["winners"]
         assert fold_all(RULES, report.log) is not None
+
+
+# --- a human floor (PROTOCOL "Fair play", rules [D20]) ----------------------------------------------------------
+
+
+def floored(arrival: int, comp: list[int], seat: int, floor: int) -> Timing:
+    return dataclasses.replace(timing(arrival, comp, seat), min_reaction_ms=floor)
+
+
+def smack_floored(p: Timed, seat: int, at: int, comp: list[int], floor: int) -> list[dict[str, Any]]:
+    p.now = at
+    events = RULES.decide(p.state, seat, {"kind": "smack"}, at, RNG, timing=floored(at, comp, seat, floor))
+    for e in events:
+        p.state = RULES.fold(p.state, e)
+        p.log.append(e)
+    return events
+
+
+def test_a_smack_8_ms_after_the_card_is_an_anticipation_a_false_smack_and_never_wins() -> None:
+    p = smack_on_top()  # the smack card lies on top since 1000
+    comp = [0, 0, 0]
+    ev = smack_floored(p, 0, 1008, comp, 100)
+    claimed = only(ev, "race_claimed")
+    assert claimed["data"]["claim"]["anticipated"] is True and claimed["data"]["claim"]["reaction_ms"] == 8
+    false = only(ev, "smacked")
+    assert false["seat"] == 0 and false["data"]["result"] == "false" and false["data"]["anticipated"] is True
+    assert false["data"]["top"]["face"] == "smack", "judged against the smack card it came too early for"
+    assert only(ev, "forfeited")["seat"] == 0, "the rulebook's penalty for a false smack: one card"
+    settled = only(ev, "race_settled")
+    assert settled["data"]["winner"] is None, "a race of anticipations alone has no winner"
+    assert p.view["centre"]["top"]["face"] == "smack", "the card stays on top for the others"
+    # the honest player reacting 180 ms after the card wins it
+    ev = smack_floored(p, 2, 1180, comp, 100)
+    win = [e for e in ev if e["kind"] == "smacked"][0]
+    assert win["seat"] == 2 and win["data"]["result"] == "win" and win["data"]["reaction_ms"] == 180
+    assert "anticipated" not in only(ev, "race_claimed")["data"]["claim"]
+
+
+def test_an_anticipation_ranks_after_a_slower_real_claim_and_its_seat_cannot_smack_again() -> None:
+    p = smack_on_top()  # the smack card lies on top since 1000
+    comp = [100, 0, 200]  # seats 0 and 2 are compensated: the race waits for them
+    ev = smack_floored(p, 1, 1250, comp, 100)  # a real claim: 250 ms
+    assert p.kinds(ev) == ["race_claimed"] and p.state["race"] is not None
+    # seat 2 arrives later but is judged first (1260 - 200 = 1060): 60 ms after the card, an anticipation
+    ev = smack_floored(p, 2, 1260, comp, 100)
+    assert only(ev, "race_claimed")["data"]["claim"]["anticipated"] is True
+    false = only(ev, "smacked")
+    assert (false["seat"], false["data"]["result"], false["data"]["anticipated"]) == (2, "false", True)
+    assert p.state["race"] is not None, "seat 0 could still be judged faster than 1250 until 1350"
+    with pytest.raises(RuleError) as err:
+        smack_floored(p, 2, 1300, comp, 100)
+    assert err.value.code == "already_smacked", "an anticipation is a claim: no free retry in the same race"
+    ev = p.timer("race:smack:0", 1350)
+    settled = only(ev, "race_settled")
+    assert settled["data"]["winner"] == 1, "the anticipation judged first never wins"
+    assert [c["seat"] for c in settled["data"]["ranking"]] == [1, 2], "anticipations after every real claim"
+    assert [e["seat"] for e in ev if e["kind"] == "smacked"] == [1], "the anticipation paid once, when it came"
+
+
+def test_a_120_ms_smack_wins_at_a_floor_of_100() -> None:
+    p = smack_on_top()
+    ev = smack_floored(p, 0, 1120, [0, 0, 0], 100)
+    win = only(ev, "smacked")
+    assert win["data"]["result"] == "win" and win["data"]["reaction_ms"] == 120
+    assert "anticipated" not in only(ev, "race_claimed")["data"]["claim"]
+
+
+def test_floor_0_disables_it() -> None:
+    p = smack_on_top()
+    ev = smack_floored(p, 0, 1008, [0, 0, 0], 0)
+    win = only(ev, "smacked")
+    assert win["seat"] == 0 and win["data"]["result"] == "win" and win["data"]["reaction_ms"] == 8
+
+
+def test_a_negative_floor_is_a_bad_timing() -> None:
+    p = smack_on_top()
+    with pytest.raises(RuleError) as err:
+        smack_floored(p, 0, 1120, [0, 0, 0], -1)
+    assert err.value.code == "bad_action"
+
+
+def test_a_log_with_anticipations_folds_to_the_same_state() -> None:
+    p = smack_on_top()
+    smack_floored(p, 0, 1008, [0, 0, 0], 100)
+    smack_floored(p, 2, 1180, [0, 0, 0], 100)
+    assert fold_all(RULES, json.loads(json.dumps(p.log))) == p.state

@@ -313,3 +313,60 @@ def test_bots_cope_with_pending_challenges() -> None:
         assert report.rule_errors == 0, f"seed {seed}"
         assert report.outcome is not None and len(report.outcome["winners"]) == 1, f"seed {seed}"
         assert fold_all(RULES, report.log) is not None
+
+
+# --- a human floor (PROTOCOL "Fair play", rules [D floor]) ------------------------------------------------------
+
+
+def floored(g: Timed, seat: int, action: dict[str, Any], at: int, comp: list[int], floor: int) -> list[dict[str, Any]]:
+    g.now = at
+    t = Timing(arrival_ms=at, judged_ms=at - comp[seat], comp_ms=tuple(comp), min_reaction_ms=floor)
+    events = RULES.decide(g.state, seat, action, at, random.Random(0), timing=t)
+    for e in events:
+        g.state = RULES.fold(g.state, e)
+        g.log.append(e)
+    return events
+
+
+def test_a_challenge_8_ms_after_the_box_changed_is_an_anticipation_and_a_wrong_challenge() -> None:
+    g = blue_to_play()  # blue is to play since 100; a challenge against blue "too slow" has grounds on the box...
+    ev = floored(g, 2, {"kind": "challenge", "target": "blue"}, 108, [0, 0, 0, 0], 100)
+    claim = only(ev, "race_claimed")["data"]["claim"]
+    assert claim["anticipated"] is True and claim["reaction_ms"] == 8
+    assert only(ev, "race_settled")["data"]["winner"] is None, "an anticipation never wins"
+    ch = only(ev, "challenged")["data"]
+    # ...but nobody could have seen it yet: a wrong challenge, the challenger takes the box
+    assert (ch["result"], ch["taker"], ch["anticipated"]) == ("fail", 2, True)
+
+
+def test_a_challenge_120_ms_after_the_box_changed_can_win_at_a_floor_of_100() -> None:
+    g = blue_to_play()
+    ev = floored(g, 2, {"kind": "challenge", "target": "blue"}, 220, [0, 0, 0, 0], 100)
+    assert "anticipated" not in only(ev, "race_claimed")["data"]["claim"]
+    ch = only(ev, "challenged")["data"]
+    assert (ch["result"], ch["taker"]) == ("success", 1)
+
+
+def test_floor_0_disables_it_for_challenges() -> None:
+    g = blue_to_play()
+    ev = floored(g, 2, {"kind": "challenge", "target": "blue"}, 108, [0, 0, 0, 0], 0)
+    ch = only(ev, "challenged")["data"]
+    assert (ch["result"], ch["taker"]) == ("success", 1) and "anticipated" not in ch
+
+
+def test_an_anticipated_challenge_judged_before_the_challenged_players_card_is_no_too_slow_call() -> None:
+    g = blue_to_play()
+    comp = [0, 0, 150, 0]  # yellow's challenge arrives later but is judged at 40 ms: an anticipation
+    ev = floored(g, 1, {"kind": "throw"}, 250, comp, 100)  # blue throws in time (a real claim? no race yet: it lands)
+    assert only(ev, "thrown")["seat"] == 1
+    ev = floored(g, 2, {"kind": "challenge", "target": "blue"}, 290, comp, 100)  # judged 140: before blue's card...
+    # ...and 40 ms after the box changed at 100: [D race b] does not apply, it is judged on the box as it is
+    assert all(e["data"].get("before_throw") is None for e in ev if e["kind"] == "challenged")
+    ch = only(ev, "challenged")["data"]
+    assert ch["result"] == "fail" and ch["taker"] == 2
+
+
+def test_a_zack_log_with_anticipations_folds_to_the_same_state() -> None:
+    g = blue_to_play()
+    floored(g, 2, {"kind": "challenge", "target": "blue"}, 108, [0, 0, 0, 0], 100)
+    assert fold_all(RULES, json.loads(json.dumps(g.log))) == g.state

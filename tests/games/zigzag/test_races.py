@@ -309,3 +309,51 @@ def test_random_play_with_random_round_trips_keeps_every_invariant(seats: int) -
         finished += report.finished
     assert pending > 0 and contested > 0 and settled > 0, (pending, contested, settled)
     assert finished >= games * 0.3, f"only {finished} of {games} random games finished"
+
+
+# --- a human floor (PROTOCOL "Fair play", rules [D floor]) ------------------------------------------------------
+
+
+def floored(state: Any, seat: int, action: dict[str, Any], now: int, comp: tuple[int, ...], floor: int) -> tuple[list[Any], Any]:
+    t = Timing(arrival_ms=now, judged_ms=now - comp[seat], comp_ms=comp, min_reaction_ms=floor)
+    events = RULES.decide(state, seat, action, now, random.Random(0), timing=t)
+    for e in events:
+        state = RULES.fold(state, e)
+    return events, state
+
+
+def test_a_take_8_ms_after_the_card_came_is_an_anticipation_and_refused() -> None:
+    state = opened()  # WANTED lies in the centre since 1000
+    hand = list(state["hands"][0])
+    events, state = floored(state, 0, swap(state, 0), 1008, (0, 0, 0, 0), 100)
+    assert kinds(events) == ["race_claimed", "race_settled"], "never the bare move"
+    assert events[0]["data"]["claim"]["anticipated"] is True and events[0]["data"]["claim"]["reaction_ms"] == 8
+    assert events[1]["data"]["winner"] is None
+    assert state["hands"][0] == hand and WANTED in state["centre"], "the card stays, the claimer keeps its cards"
+    # a person's take a little later gets it
+    events, state = floored(state, 1, swap(state, 1), 1180, (0, 0, 0, 0), 100)
+    assert kinds(events) == ["exchanged"] and WANTED in state["hands"][1]
+
+
+def test_an_anticipation_judged_first_ranks_last_and_the_real_claim_takes_the_card() -> None:
+    state = opened()
+    comp = (0, 200, 0, 0)
+    events, state = floored(state, 0, swap(state, 0), 1250, comp, 100)  # real, 250 ms; waits for seat 1
+    assert kinds(events) == ["race_claimed", "timer"]
+    events, state = floored(state, 1, swap(state, 1), 1260, comp, 100)  # judged 1060: 60 ms, an anticipation
+    assert events[0]["data"]["claim"]["anticipated"] is True
+    settled = [e for e in events if e["kind"] == "race_settled"][0]["data"]
+    assert settled["winner"] == 0 and [c["seat"] for c in settled["ranking"]] == [0, 1]
+    assert WANTED in state["hands"][0] and WANTED not in state["hands"][1]
+
+
+def test_a_take_120_ms_after_the_card_came_wins_at_a_floor_of_100() -> None:
+    state = opened()
+    events, state = floored(state, 0, swap(state, 0), 1120, (0, 0, 0, 0), 100)
+    assert kinds(events) == ["exchanged"] and WANTED in state["hands"][0]
+
+
+def test_floor_0_disables_it_for_takes() -> None:
+    state = opened()
+    events, state = floored(state, 0, swap(state, 0), 1008, (0, 0, 0, 0), 0)
+    assert kinds(events) == ["exchanged"]

@@ -245,3 +245,53 @@ def test_a_bot_does_not_snap_again_while_its_claim_is_judged() -> None:
         ctx2 = BotContext(seat=2, level=level, view=RULES.view(s, 2), history=redacted_history(RULES, history, 2), now_ms=1010)
         move2 = BOT.choose(ctx2, random.Random(0))
         assert move2 is not None and move2.action == {"kind": "snap", "slots": [3]}
+
+
+# --- a human floor (PROTOCOL "Fair play", rules [D floor]) ------------------------------------------------------
+
+
+def _floored(state: dict[str, Any], seat: int, at: int, slots: list[int], floor: int, comp: tuple[int, ...] = (0, 0, 0)):
+    return act_timed(state, seat, {"kind": "snap", "slots": slots}, Timing(at, at - comp[seat], comp, min_reaction_ms=floor))
+
+
+def test_a_snap_8_ms_after_the_discard_is_an_anticipation_and_a_wrong_snap() -> None:
+    _, s = _log_and_state()
+    top = s["top_ms"]
+    drawn = len(s["draw"])
+    s, ev = _floored(s, 1, top + 8, [1], 100)
+    claim = ev[0]["data"]["claim"]
+    assert ev[0]["kind"] == "race_claimed" and claim["anticipated"] is True and claim["reaction_ms"] == 8
+    wrong = [e for e in ev if e["kind"] == "snap_wrong"]
+    assert len(wrong) == 1 and wrong[0]["data"]["anticipated"] is True and wrong[0]["data"]["penalty"] is not None
+    assert [e for e in ev if e["kind"] == "race_settled"][0]["data"]["winner"] is None
+    assert not [e for e in ev if e["kind"] == "snapped"], "an anticipation never lands"
+    assert grid(s, 1)[1] == cid("4c") and len(grid(s, 1)) == 5 and len(s["draw"]) == drawn - 1, "cards back, one penalty card"
+    assert s["discard"][-1] == cid("4d")
+
+
+def test_an_anticipation_judged_first_never_lands_and_the_real_snap_wins() -> None:
+    _, s = _log_and_state()
+    top = s["top_ms"]
+    comp = (0, 0, 250)
+    s, ev = _floored(s, 1, top + 300, [1], 100, comp)  # real: 300 ms; the race waits for seat 2 (until 550)
+    assert kinds(ev) == ["race_claimed", "timer"]
+    s, ev = _floored(s, 2, top + 320, [0], 100, comp)  # arrives later, judged 70 ms after the card: an anticipation
+    assert ev[0]["data"]["claim"]["anticipated"] is True
+    assert kinds(ev) == ["race_claimed", "snap_wrong", "race_settled", "snapped"], "seat 0 could not be faster: settled"
+    settled = [e for e in ev if e["kind"] == "race_settled"][0]["data"]
+    assert settled["winner"] == 1 and [c["seat"] for c in settled["ranking"]] == [1, 2], "anticipations last"
+    assert [e["seat"] for e in ev if e["kind"] == "snapped"] == [1]
+    assert grid(s, 2)[0] == cid("4s") and grid(s, 1)[1] is None, "the anticipation's card went back"
+
+
+def test_a_snap_120_ms_after_the_discard_lands_at_a_floor_of_100() -> None:
+    _, s = _log_and_state()
+    s, ev = _floored(s, 1, s["top_ms"] + 120, [1], 100)
+    assert "anticipated" not in ev[0]["data"]["claim"]
+    assert [e["seat"] for e in ev if e["kind"] == "snapped"] == [1]
+
+
+def test_floor_0_disables_it_for_snaps() -> None:
+    _, s = _log_and_state()
+    s, ev = _floored(s, 1, s["top_ms"] + 8, [1], 0)
+    assert [e["seat"] for e in ev if e["kind"] == "snapped"] == [1]
