@@ -97,16 +97,18 @@ def challenge_create(
     """A table of `game` hosted by the challenger (seat 0), and the challenge to `username` to sit there.
 
     `seats` defaults to the game's smallest table. Refused with 409 `blocked` when either blocks the other."""
-    from games.registry import get_rules, public_slugs
+    from games.registry import get_rules
     from games.services import table_create
 
     other = _person(username, challenger)
     if selectors.blocked_between(challenger.pk, other.pk):
         raise errors.conflict("you cannot challenge this player", "blocked")
-    if game not in public_slugs():
-        raise errors.bad_request(f"unknown game {game!r}", "unknown_game")
+    try:
+        rules = get_rules(game)  # the games a table can be made of (table_create checks the same)
+    except KeyError:
+        raise errors.bad_request(f"unknown game {game!r}", "unknown_game") from None
     if seats is None:
-        seats = max(2, get_rules(game).min_seats)
+        seats = max(2, rules.min_seats)
     with transaction.atomic():
         table = table_create(host=challenger, game=game, seats=seats, options=options, ranked=ranked)
         challenge = Challenge.objects.create(challenger=challenger, challenged=other, table=table, game=game)

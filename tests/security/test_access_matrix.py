@@ -23,6 +23,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.core]
 
 # Writes anyone may call without an account: they are how one gets an account.
 ANONYMOUS_WRITES = {"/api/auth/register/", "/api/auth/token/"}
+# ... and how one gets back in: they answer alike whoever asks (a reset link's token is the credential).
+ANONYMOUS_WRITES |= {"/api/auth/password-reset/", "/api/auth/password-reset/confirm/", "/api/auth/email/verify/"}
 # Writes of the host of a table or the organiser of a tournament only.
 HOST_ONLY = {
     "/api/tables/{table_id}/bots/",
@@ -47,7 +49,16 @@ SELF_SERVICE = {
     "/api/tournaments/",
     "/api/tournaments/{tournament_id}/register/",
     "/api/tournaments/{tournament_id}/unregister/",
+    # people: the caller's own account, follows, blocks and challenges (the path names the other player)
+    "/api/me/",
+    "/api/me/password/",
+    "/api/me/email/verify/",
+    "/api/me/following/{username}/",
+    "/api/me/blocks/{username}/",
+    "/api/challenges/",
 }
+# Writes of the challenged player of a challenge only.
+CHALLENGED_ONLY = {"/api/challenges/{challenge_id}/accept/", "/api/challenges/{challenge_id}/decline/"}
 UNSAFE = {"post", "put", "patch", "delete"}
 
 
@@ -64,7 +75,7 @@ def _client(name: str | None) -> APIClient:
 
 
 def _row_counts() -> dict[str, int]:
-    labels = ("games", "tournaments", "accounts", "replays")
+    labels = ("games", "tournaments", "accounts", "replays", "people")
     return {m._meta.label: m.objects.count() for m in apps.get_models() if m._meta.app_label in labels}
 
 
@@ -76,10 +87,14 @@ def _world() -> dict[str, int]:
     open_table = services.table_create(host=host, game="tiny", seats=3)
     table, match, _ = started_table(players=2)
     tournament = bot_tournament("swiss", bots=3, by=host)
-    return {"open_table": open_table.pk, "table": table.pk, "match": match.pk, "tournament": tournament.pk}
+    from people.services import challenge_create
+
+    challenge = challenge_create(challenger=host, username=user("target").username, game="tiny")
+    return {"open_table": open_table.pk, "table": table.pk, "match": match.pk, "tournament": tournament.pk, "challenge": challenge.pk}
 
 
 def _url(path: str, world: dict[str, int]) -> str:
+    path = path.replace("{username}", "host").replace("{challenge_id}", str(world["challenge"]))
     return path.replace("{table_id}", str(world["open_table"])).replace("{tournament_id}", str(world["tournament"]))
 
 
@@ -95,10 +110,10 @@ BODIES: dict[str, dict[str, Any]] = {
 
 
 def test_every_write_is_classified() -> None:
-    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE
+    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY
 
 
-@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE))
+@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY))
 def test_anonymous_writes_are_refused_and_change_nothing(path: str) -> None:
     world = _world()
     before = _row_counts()
@@ -116,6 +131,47 @@ def test_another_users_host_writes_are_refused_and_change_nothing(path: str) -> 
     r = intruder.post(_url(path, world), BODIES.get(path, {}), format="json")
     assert r.status_code == 403, (path, r.status_code, r.content[:200])
     assert _row_counts() == before
+
+
+@pytest.mark.parametrize("path", sorted(CHALLENGED_ONLY))
+@pytest.mark.parametrize("who", ["intruder", "host"])
+def test_only_the_challenged_player_answers_a_challenge(path: str, who: str) -> None:
+    """A stranger is told there is no such challenge (404); its challenger may not answer for the other (403)."""
+    world = _world()
+    from accounts.models import User
+
+    if who == "intruder":
+        client = _client("intruder")
+    else:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user=User.objects.get(username='host'))}")
+    before = _row_counts()
+    r = client.post(_url(path, world), {}, format="json")
+    assert r.status_code == (404 if who == "intruder" else 403), (path, r.status_code, r.content[:200])
+    assert _row_counts() == before
+
+
+@pytest.mark.parametrize("method", ["get", "patch", "delete"])
+def test_the_account_calls_act_on_the_caller_alone(method: str) -> None:
+    """`/api/me/...` names no account: another user's call reads or changes only their own (a wrong
+    password deletes nothing; the export holds none of the host's rows)."""
+    world = _world()
+    from accounts.models import User
+
+    host = User.objects.get(username="host")
+    intruder = _client("intruder")
+    before = _row_counts()
+    body = {"password": "not the host's"} if method == "delete" else {"email": "x@example.org"} if method == "patch" else None
+    r = getattr(intruder, method)("/api/me/", body, format="json")
+    assert r.status_code == {"get": 200, "patch": 200, "delete": 400}[method]
+    if method != "delete":
+        assert r.json()["username"] == "intruder"
+    host.refresh_from_db()
+    assert host.is_active and host.email == ""
+    assert _row_counts() == before
+    export = intruder.get("/api/me/export/").json()
+    assert export["account"]["username"] == "intruder" and "games.table" not in export["records"]
+    assert world["challenge"] not in [row["id"] for row in export["records"].get("people.challenge", [])]
 
 
 def _seat_client(match: Match, seat: int) -> APIClient:
