@@ -30,7 +30,7 @@ OPTION_TEXTS: Mapping[tuple[str, str], tuple[Any, Any]] = {
     ("zack", "choose_seconds"): (_("Time to choose a colour (s)"), _("Time to choose who throws next after a Choose colour card.")),
     ("zack", "series"): (_("Series"), _("Play a series: first to two wins, the dealer moving left.")),
     ("zwicker", "turn_seconds"): (_("Turn time (s)"), _("Seconds a turn may last before the table plays it.")),
-    ("zwicker", "snap_window_ms"): (_("Snap window (ms)"), _("Snaps this close after another player's snap are taken back.")),
+    ("zwicker", "snap_window_ms"): (_("Snaps at the same moment (ms)"), _("A snap this soon after another player's snap is taken back.")),
     ("zwicker", "peek_ms"): (_("Look time (ms)"), _("How long a looked-at card stays on screen.")),
     ("zigzag", "tour_seconds"): (_("Tour time (s)"), _("Seconds before a tour ends when not everyone has passed.")),
     ("zigzag", "beginner"): (_("Extra joker"), _("Beginner game: one extra joker in the deck.")),
@@ -39,23 +39,41 @@ OPTION_TEXTS: Mapping[tuple[str, str], tuple[Any, Any]] = {
         _("Hand hint"),
         _("Beginner help: your screen names the class of your own hand (ZIG, ZAG or none); never in ranked play."),
     ),
-    ("smackit", "smack_grace_ms"): (_("Smack grace (ms)"), _("Smacks this many milliseconds after the winning smack are ignored, not punished.")),
+    ("smackit", "smack_grace_ms"): (
+        _("Smacks forgiven just after the winner (ms)"),
+        _("A smack this soon after the winning smack is ignored, not punished."),
+    ),
     ("smackit", "auto_flip_seconds"): (_("Auto flip after (s)"), _("The system flips for a player idle this long (0: never).")),
     ("smackit", "max_minutes"): (_("Match length limit (min)"), _("The match ends after this many minutes at the latest (0: no limit).")),
     ("smackit", "shuffle_won"): (_("Shuffle won piles"), _("Shuffle a won pile before putting it under your own.")),
     ("table", "zombie_seconds"): (
-        _("A bot plays for a player away for (s)"),
-        _("Seconds a player may be away before a bot plays their seat until they are back."),
+        _("A bot stands in for a player who is away after (s)"),
+        _("How long a player may be gone (a reload, a lost connection) before a bot plays for them until they are back."),
     ),
     ("table", "lag_cap_ms"): (
-        _("Races make up for a slow line by up to (ms, 0: off)"),
-        _("Milliseconds of a player's measured round trip a race compensates (0: the first to arrive wins)."),
+        _("Allowance for slow connections in races (ms)"),
+        _("A player on a slow connection has up to this much of the delay counted back in a race, so the quickest reaction wins, not the quickest line (0: the first to arrive wins)."),
     ),
     ("table", "min_reaction_ms"): (
         _("Fastest reaction a person can have (ms, 0: off)"),
         _("A race claim judged sooner than this after its card was shown is an anticipation and never wins (0 only at unranked tables)."),
     ),
 }
+
+
+# The technical options: the create forms fold them under "Advanced settings" (static/platform/options.js),
+# so a first-time player sees only the options that change the game; their defaults suit a first table.
+ADVANCED: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("table", "zombie_seconds"),
+        ("table", "lag_cap_ms"),
+        ("table", "min_reaction_ms"),
+        ("zack", "grace_ms"),
+        ("zack", "settle_ms"),
+        ("zwicker", "snap_window_ms"),
+        ("smackit", "smack_grace_ms"),
+    }
+)
 
 
 def option_label_help(*, game: str, name: str, help_text: str) -> tuple[str, str]:
@@ -67,13 +85,14 @@ def option_label_help(*, game: str, name: str, help_text: str) -> tuple[str, str
 
 
 def games_with_option_texts(*, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The lobby's game list with each option's `label` and `help` in the active language (a copy)."""
+    """The lobby's game list with each option's `label` and `help` in the active language, and whether it is
+    `advanced` (folded in the form), as a copy."""
     out = []
     for g in games:
         options = {}
         for name, spec in g["options"].items():
             label, help_text = option_label_help(game=g["slug"], name=name, help_text=spec.get("help", ""))
-            options[name] = {**spec, "label": label, "help": help_text}
+            options[name] = {**spec, "label": label, "help": help_text, "advanced": (g["slug"], name) in ADVANCED}
         out.append({**g, "options": options})
     return out
 

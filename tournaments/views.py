@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.utils.text import slugify
 
 from games import errors
+from games.option_texts import games_with_option_texts
 from games.selectors import game_list
 from tournaments import selectors
 from tournaments.formats import FORMATS
@@ -34,7 +35,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/new.html", {"games": game_list(), "formats": FORMATS})
+    return render(request, "tournaments/new.html", {"games": games_with_option_texts(games=game_list()), "formats": FORMATS})
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -87,6 +87,13 @@ export function seatName(players, seat) {
   return p ? p.username : fill(WORDS.seat, { n: seat + 1 });
 }
 
+// What a table without controls says about whose eyes it shows: "You are watching" (`fallback`, a spectator),
+// or on a replay from a seat "Nora-bot's view (seat 2)" — that seat's player, never "you".
+export function watchingWords(ctx, fallback = WORDS.spectator) {
+  if (!ctx || ctx.send || !Number.isInteger(ctx.seat)) return fallback;
+  return fill(gettext("{name}'s view (seat {n})"), { name: seatName(ctx.players, ctx.seat), n: ctx.seat + 1 });
+}
+
 // A renderer's isImportant: the kinds its replay stops at, or any event `also` picks.
 export function kindIn(kinds, also = () => false) {
   const set = new Set(kinds);

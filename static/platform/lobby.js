@@ -1,7 +1,7 @@
 // The lobby: a create form built from each game's option schema, and tables that update live.
 import { api, wsUrl } from "./api.js";
 import { el } from "./kit.js";
-import { optionInput, readOptions } from "./options.js";
+import { placeOptions, readOptions } from "./options.js";
 
 const T = window.I18N;
 const games = JSON.parse(document.getElementById("games-data").textContent);
@@ -13,13 +13,7 @@ for (const t of JSON.parse(document.getElementById("playing-data").textContent))
 function buildOptions() {
   const slug = document.getElementById("create-game").value;
   const game = bySlug[slug];
-  const box = document.getElementById("create-options");
-  box.querySelectorAll("label").forEach((n) => n.remove());
-  for (const [name, spec] of Object.entries(game.options)) {
-    if (spec.internal) continue;
-    const node = optionInput(name, spec);
-    if (node) box.append(node);
-  }
+  placeOptions(document.getElementById("create-options"), document.getElementById("create-advanced-game"), game.options);
   const seats = document.getElementById("create-seats");
   seats.min = game.min_seats;
   seats.max = game.max_seats;

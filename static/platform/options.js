@@ -27,6 +27,22 @@ export function optionInput(name, spec) {
     el("small", { text: spec.help ? ` — ${spec.help}` : "" }));
 }
 
+// Every option's field into `box`, the technical ones (`spec.advanced`, games/option_texts.py) into `advanced`
+// (a closed <details> of the form: a first-time player reads only what changes the game). Replaces earlier fields.
+export function placeOptions(box, advanced, options) {
+  for (const holder of [box, advanced]) holder.querySelectorAll("label[data-option]").forEach((n) => n.remove());
+  for (const [name, spec] of Object.entries(options)) {
+    if (spec.internal) continue;
+    const node = optionInput(name, spec);
+    if (!node) continue;
+    node.dataset.option = name;
+    (spec.advanced ? advanced : box).append(node);
+  }
+  box.hidden = !box.querySelector("label[data-option]");
+  const fold = advanced.closest("details");
+  if (fold) fold.hidden = !fold.querySelector("label");
+}
+
 // The options (name -> spec) whose field on the page holds something other than the default.
 export function readOptions(options) {
   const out = {};

@@ -22,6 +22,14 @@ export function createRacePanel(anchor) {
 
   function settled(data, players, mySeat) {
     const winner = data.winner;
+    // A race needs two claimants: a lone claim is the game's own news (the card it won), not a race to announce.
+    if ((data.ranking || []).length < 2) {
+      delete claims[data.race];
+      box.replaceChildren();
+      box.hidden = true;
+      delete box.dataset.state;
+      return;
+    }
     const head = winner === null || winner === undefined
       ? el("b", { text: _("Nobody won the race") })
       : el("b", { "data-testid": "race-winner", text: winner === mySeat ? _("You won the race") : fill(_("%(name)s won the race"), { name: seatName(players, winner) }) });
@@ -29,11 +37,9 @@ export function createRacePanel(anchor) {
     for (const c of data.ranking || []) {
       list.append(el("li", { "data-seat": c.seat },
         el("span", { class: "who", text: seatName(players, c.seat) }), " ",
-        el("span", { class: "reaction", "data-testid": `race-reaction-${c.seat}`,
-          text: fill(_("%(ms)s ms"), { ms: c.reaction_ms }),
-          title: fill(_("reached the server at %(arrival)s ms, judged at %(judged)s ms (match time)"), { arrival: c.arrival_ms, judged: c.judged_ms }) })));
+        el("span", { class: "reaction", "data-testid": `race-reaction-${c.seat}`, text: fill(_("%(ms)s ms"), { ms: c.reaction_ms }) })));
     }
-    box.replaceChildren(head, " · ", el("span", { class: "race-note", text: _("judged reaction times:") }), list);
+    box.replaceChildren(head, " · ", el("span", { class: "race-note", text: _("reaction times:") }), " ", list);
     box.dataset.state = "settled";
     box.hidden = false;
     delete claims[data.race];

@@ -28,16 +28,24 @@ const W = {
   finished: (v) => ngettext("Match over: {who} won.", "Match over: {who} won.", v.count),
   finishedNone: gettext("Match over."),
   timer: gettext("Timer: {s} s."),
-  raceClaimed: gettext("{who} claimed the race: reached the server at {arrival} ms, judged at {judged} ms (reaction {reaction} ms)."),
+  raceClaimed: gettext("{who} reacted in {reaction} ms."),
   raceSettled: gettext("{who} won the race ({ranking})."),
+  raceAlone: gettext("{who} reacted in {reaction} ms (nobody else did)."),
   raceSettledNone: gettext("The race is over: nobody won."),
   raceEntry: gettext("{who} {reaction} ms"),
 };
-const PLATFORM_IMPORTANT = new Set(["finished", "race_settled"]);
+const PLATFORM_IMPORTANT = new Set(["finished"]);
+// Bookkeeping the list leaves out (the position still counts them): a timer being set is not something that
+// happened, and a race's claims are all in its result line.
+const UNLISTED = new Set(["timer", "race_claimed"]);
+const listed = (e) => !UNLISTED.has(e.kind);
+// A race needs two claimants to be told as a race; one claim is a reaction like any other.
+const contested = (e) => e.kind === "race_settled" && Number.isInteger(e.data?.winner) && (e.data.ranking || []).length >= 2;
 
 function isImportant(e) {
   if (!e.kind) return false;
-  if (PLATFORM_IMPORTANT.has(e.kind)) return true;
+  if (PLATFORM_IMPORTANT.has(e.kind) || contested(e)) return true;
+  if (e.kind === "race_settled") return false;
   try { return typeof mod.isImportant === "function" && mod.isImportant(e) === true; } catch (err) { return false; }
 }
 
@@ -64,10 +72,11 @@ function describeGeneric(e) {
   }
   if (e.kind === "race_claimed") {
     const c = d.claim || {};
-    return fill(W.raceClaimed, { who, arrival: c.arrival_ms ?? "?", judged: c.judged_ms ?? "?", reaction: c.reaction_ms ?? "?" });
+    return fill(W.raceClaimed, { who, reaction: c.reaction_ms ?? "?" });
   }
   if (e.kind === "race_settled") {
     if (!Number.isInteger(d.winner)) return W.raceSettledNone;
+    if (!contested(e)) return fill(W.raceAlone, { who: seatName(d.winner), reaction: (d.ranking || [])[0]?.reaction_ms ?? "?" });
     const ranking = (d.ranking || []).map((c) => fill(W.raceEntry, { who: seatName(c.seat), reaction: c.reaction_ms ?? "?" })).join(", ");
     return fill(W.raceSettled, { who: seatName(d.winner), ranking });
   }
@@ -155,8 +164,8 @@ function listItem(e) {
 }
 
 function drawList(added = null) {
-  if (added) list.append(...added.map(listItem));
-  else list.replaceChildren(...events.map(listItem));
+  if (added) list.append(...added.filter(listed).map(listItem));
+  else list.replaceChildren(...events.filter(listed).map(listItem));
 }
 
 function makeRenderer() {
@@ -199,7 +208,28 @@ async function seek(k, stepped = false) {
     if (r.top < c.top || r.bottom > c.bottom) list.scrollTop += r.top - c.top - c.height / 2;
   }
   if (position < total) viewAt(position + 1); // fetch ahead while this one is on screen
+  rememberPosition();
   return true;
+}
+
+// The address says where the viewer is (?at=k&perspective=p): a reload, the back button or a copied address
+// comes back to this moment. replaceState, not pushState (the history is not a list of every step), and at most
+// every 300 ms while playing (browsers refuse floods of history calls).
+let remembered = 0;
+let rememberTimer = null;
+function rememberPosition() {
+  const write = () => {
+    rememberTimer = null;
+    remembered = Date.now();
+    const q = new URLSearchParams(location.search);
+    q.set("at", position);
+    q.set("perspective", perspective);
+    history.replaceState(history.state, "", `${location.pathname}?${q}${location.hash}`);
+  };
+  if (rememberTimer) return;
+  const wait = 300 - (Date.now() - remembered);
+  if (wait <= 0) write();
+  else rememberTimer = setTimeout(write, wait);
 }
 
 function setPlaying(on) {
@@ -271,11 +301,22 @@ document.getElementById("btn-next-important").addEventListener("click", () => { 
 document.getElementById("btn-prev-important").addEventListener("click", () => { setPlaying(false); jumpImportant(-1); });
 slider.addEventListener("input", () => { setPlaying(false); seek(parseInt(slider.value, 10)); });
 persp.addEventListener("change", switchPerspective);
+// The keys work wherever the focus is after a click (a button, the list, the board), except where a key means
+// something of its own: typing fields, a select's choices, and the slider (which moves itself and says so).
+function ownKeys(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest("textarea, select, [contenteditable='true'], [contenteditable='']")) return true;
+  const input = target.closest("input");
+  return !!input && !["button", "checkbox", "radio", "submit", "reset"].includes(input.type);
+}
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.closest("input, select, textarea, button") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === " ") { ev.preventDefault(); setPlaying(!playing); }
-  else if (ev.key === "ArrowRight") { setPlaying(false); seek(position + 1, true); }
-  else if (ev.key === "ArrowLeft") { setPlaying(false); seek(position - 1); }
+  if (ownKeys(ev.target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === " ") {
+    if (ev.target instanceof Element && ev.target.closest("button, summary, a")) return; // the focused control's own click
+    ev.preventDefault();
+    setPlaying(!playing);
+  } else if (ev.key === "ArrowRight") { ev.preventDefault(); setPlaying(false); seek(position + 1, true); }
+  else if (ev.key === "ArrowLeft") { ev.preventDefault(); setPlaying(false); seek(position - 1); }
 });
 copyBtn.addEventListener("click", async () => {
   const url = `${location.origin}${location.pathname}?at=${position}&perspective=${encodeURIComponent(perspective)}`;

@@ -93,7 +93,9 @@ function drawSeats() {
   const player = document.getElementById("player-controls");
   player.replaceChildren();
   if (mine && table.status === "open") player.append(el("button", { "data-testid": "leave", text: T.leave, onclick: () => call("leave/") }));
-  if (mine && table.status === "finished") player.append(el("button", { "data-testid": "rematch", text: T.rematch, onclick: () => call("rematch/") }));
+  if (table.status === "finished" && C.tournamentUrl) {
+    player.append(el("a", { href: C.tournamentUrl, class: "button-link", "data-testid": "back-to-tournament", text: T.backToTournament }));
+  } else if (mine && table.status === "finished") player.append(el("button", { "data-testid": "rematch", text: T.rematch, onclick: () => call("rematch/") }));
   if (table.match && table.status === "finished") player.append(" ", el("a", { href: `/matches/${table.match}/replay/`, "data-testid": "replay-link", text: T.replay }));
 }
 

@@ -2,7 +2,7 @@
 // player — a notice when a tournament round seats them ("your table is ready").
 import { api, wsUrl } from "./api.js";
 import { el } from "./kit.js";
-import { optionInput, readOptions } from "./options.js";
+import { placeOptions, readOptions } from "./options.js";
 
 const CFG = window.TOURNAMENT_CONFIG || { page: "any" };
 const LANG = (document.body.dataset.lang || "en").slice(0, 2);
@@ -10,6 +10,12 @@ const LANG = (document.body.dataset.lang || "en").slice(0, 2);
 const NOTICE = {
   ready: gettext("Your table is ready"), round: pgettext("tournament", "round"), go: gettext("Go to the table"), close: gettext("Close"),
 };
+
+// The rating tie-break comes as the ratings' conservative figure (0: no rating); people read the friendly
+// scale the profile and leaderboards use (stats/ratings.py friendly_of: 1500 + 40 x figure).
+function friendlyRating(display) {
+  return Number.isFinite(display) ? String(Math.round(1500 + 40 * display)) : "";
+}
 
 function fmtPoints(x) {
   if (x === null || x === undefined) return "";
@@ -58,13 +64,7 @@ function createPage() {
   const $ = (id) => document.getElementById(id);
   const build = () => {
     const g = bySlug[$("t-game").value];
-    const box = $("create-options");
-    box.querySelectorAll("label").forEach((n) => n.remove());
-    for (const [name, spec] of Object.entries(g.options)) {
-      if (spec.internal) continue;
-      const node = optionInput(name, spec);
-      if (node) box.append(node);
-    }
+    placeOptions($("create-options"), $("create-advanced-game"), g.options);
     const size = $("t-table-size");
     size.min = g.min_seats; size.max = g.max_seats;
     if (+size.value < g.min_seats || +size.value > g.max_seats) size.value = Math.min(g.max_seats, Math.max(g.min_seats, 4));
@@ -133,7 +133,10 @@ function detailPage() {
     info.push(`${T.minimum}: ${t.min_players}`);
     $("t-info").textContent = info.join(" · ");
     $("t-note").textContent = t.note || "";
+    const conn = $("conn-status");
+    conn.hidden = ["finished", "cancelled"].includes(t.status) && conn.dataset.state === "open";
     renderControls();
+    renderPodium();
     renderPlayers();
     renderStandings();
     renderRounds();
@@ -148,6 +151,8 @@ function detailPage() {
       pc.append(mine ? button(T.unregister, "unregister", () => act("unregister")) : button(T.register, "register", () => act("register")));
     }
     if (!CFG.organiser) return;
+    const over = ["finished", "cancelled"].includes(t.status);
+    $("organiser-heading").hidden = over; // nothing left to manage
     const oc = $("organiser-controls");
     oc.replaceChildren();
     if (t.status === "draft") oc.append(button(T.open, "open", () => act("open")));
@@ -169,7 +174,7 @@ function detailPage() {
     for (const r of t.rounds) for (const tb of r.tables) if (tb.status === "playing") for (const p of tb.players) live.add(p.username);
     for (const p of t.players) {
       const li = el("li", { "data-testid": `player-${p.username}` }, p.username);
-      if (p.bot) li.append(" ", el("span", { class: "tag", text: `${T.bot} ${p.level}` }));
+      if (p.bot) li.append(" ", el("span", { class: "tag", text: `${T.bot} · ${T.levels?.[p.level] || p.level}` }));
       if (p.withdrawn) li.append(" ", el("span", { class: "tag warn", text: T.withdrawn }));
       if (p.eliminated_in) li.append(" ", el("span", { class: "tag", text: `${T.out} ${p.eliminated_in}` }));
       if (CFG.organiser && !p.withdrawn && !["finished", "cancelled"].includes(t.status)) {
@@ -192,12 +197,31 @@ function detailPage() {
       const rounds = Object.entries(r.by_round).map(([n, v]) => `R${n}: ${fmtPoints(v)}`).join(" · ");
       const cls = [r.username === CFG.me ? "me" : "", r.withdrawn ? "withdrawn" : ""].join(" ").trim();
       body.append(el("tr", { class: cls || null, "data-testid": `standing-${r.username}` },
-        el("td", { class: "num", text: r.rank }), el("td", { text: r.username }),
-        el("td", { class: "num", "data-testid": "points", text: fmtPoints(r.points) }),
-        el("td", { class: "num", text: fmtPoints(r.tiebreaks.opponents) }), el("td", { class: "num", text: r.tiebreaks.wins }),
-        el("td", { class: "num", text: fmtPoints(r.tiebreaks.rating) }), el("td", { class: "num", text: r.played }),
-        el("td", { text: rounds })));
+        el("td", { class: "num key rank", text: r.rank }), el("td", { class: "key", text: r.username }),
+        el("td", { class: "num", "data-testid": "points", "data-label": T.points, text: fmtPoints(r.points) }),
+        el("td", { class: "num", "data-label": T.opponents, text: fmtPoints(r.tiebreaks.opponents) }),
+        el("td", { class: "num", "data-label": T.wins, text: r.tiebreaks.wins }),
+        el("td", { class: "num", "data-label": T.rating, "data-testid": "rating", text: friendlyRating(r.tiebreaks.rating) }),
+        el("td", { class: "num", "data-label": T.played, text: r.played }),
+        el("td", { "data-label": T.byRound, text: rounds })));
     }
+  }
+
+  // A finished tournament ends on its result: the winner, then the podium (players equal on everything share a rank).
+  function renderPodium() {
+    const box = $("podium");
+    const ranked = t.standings.filter((r) => !r.withdrawn);
+    if (t.status !== "finished" || !ranked.length) { box.hidden = true; box.replaceChildren(); return; }
+    const first = ranked.filter((r) => r.rank === ranked[0].rank).map((r) => r.username);
+    const steps = el("ol", { class: "podium", "aria-label": T.podium });
+    for (const r of ranked.filter((x) => x.rank <= 3)) {
+      steps.append(el("li", { class: `step p${r.rank}`, "data-testid": `podium-${r.rank}` },
+        el("b", { text: `${r.rank}.` }), r.username, el("small", { text: ` ${fmtPoints(r.points)} ${T.pts}` })));
+    }
+    box.replaceChildren(
+      el("p", { class: "winner-line", "data-testid": "t-winner" }, `${first.length > 1 ? T.winners : T.winner}: `, el("strong", { text: first.join(", ") })),
+      steps);
+    box.hidden = false;
   }
 
   function renderRounds() {
@@ -252,6 +276,8 @@ function detailPage() {
     const c = $("conn-status");
     c.dataset.state = state;
     c.textContent = state === "open" ? T.connected : T.reconnecting;
+    c.title = c.textContent;
+    c.hidden = ["finished", "cancelled"].includes(t.status) && state === "open"; // a finished tournament is not "live"
   });
 }
 

@@ -65,7 +65,10 @@ def test_the_lobby_sends_the_german_words_to_a_german_player(django_user_model: 
     assert zack["options"]["stop_pause_ms"]["help"] == "Wie lange das Spiel nach einer Stopp-Karte ruht."
     assert zack["options"]["stop_pause_ms"]["default"] == get_rules("zack").options["stop_pause_ms"].default
     # the platform's own table options: their help (the label's title) in German too
-    assert 'title="Sekunden, die jemand weg sein darf, bevor ein Bot den Platz übernimmt' in page.content.decode()
+    assert 'title="Wie lange jemand weg sein darf (Seite neu geladen, Verbindung verloren), bevor ein Bot' in page.content.decode()
+    # the technical options are marked for the form's "Advanced settings", the others are not
+    assert zack["options"]["grace_ms"]["advanced"] is True and zack["options"]["stop_pause_ms"]["advanced"] is False
+    assert "Erweiterte Einstellungen" in page.content.decode()
 
 
 def test_the_api_keeps_its_schema_untouched() -> None:

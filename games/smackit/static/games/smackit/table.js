@@ -2,7 +2,7 @@
 // Plain ES module on static/platform/kit.js (the renderer contract is documented there); untrusted text (usernames)
 // is only ever set with textContent. Words: the djangojs catalogue, in the table below.
 
-import { el, fill, kindIn, kindWords, legalOf, seatName, svg, WORDS } from "../../platform/kit.js";
+import { el, fill, kindIn, kindWords, legalOf, seatName, svg, watchingWords, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
   ...WORDS,
@@ -192,7 +192,7 @@ export function createRenderer(root, ctx) {
       handIcon(), el("span", { text: t.smack }), el("small", { text: t.smackKey }));
     controls.append(flipButton, smackButton);
   } else {
-    controls.append(el("p", { class: "smackit-muted", text: t.spectator }));
+    controls.append(el("p", { class: "smackit-muted", text: watchingWords(ctx) }));
   }
   frame.append(statusLine, seatsRow, el("div", { class: "smackit-board" }, centreBox, challengeBox), controls, timerLine, feedbackBox, outcomeBox);
   root.append(frame);

@@ -3,7 +3,7 @@
 // is only ever set with textContent. Words: the djangojs catalogue, in the table below.
 // The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
 
-import { el as kitEl, fill, kindIn, kindWords, legalOf, seatName, WORDS } from "../../platform/kit.js";
+import { el as kitEl, fill, kindIn, kindWords, legalOf, seatName, watchingWords, WORDS } from "../../platform/kit.js";
 
 const STRINGS = {
   ...WORDS,
@@ -333,7 +333,7 @@ export function createRenderer(root, ctx) {
       if (now !== null && view.choose_due_ms) text += ` — ${fill(t.choiceIn, { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
     } else if (view.turn !== null && view.turn !== undefined) text = view.turn === ctx.seat ? t.yourTurn : fill(t.turnOf, { name: who(view.turn) });
     else if (Number.isInteger(view.opens)) text = view.opens === ctx.seat ? t.opensMe : fill(t.opensOther, { name: who(view.opens) });
-    else text = ctx.send ? t.turnHidden : `${t.spectator} — ${t.turnHidden}`;
+    else text = ctx.send ? t.turnHidden : `${watchingWords(ctx, t.spectator)} — ${t.turnHidden}`;
     const extra = [];
     if (!view.finished && now !== null) {
       if (view.paused_until_ms && now < view.paused_until_ms) extra.push(fill(t.pause, { s: ((view.paused_until_ms - now) / 1000).toFixed(1) }));

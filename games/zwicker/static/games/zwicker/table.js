@@ -3,7 +3,7 @@
 // `peek_ms`, what just happened in words). No framework and no HTML parsing: every
 // text goes through textContent because usernames are untrusted.
 // The renderer contract (createRenderer, describeEvent, isImportant) is documented in static/platform/kit.js.
-import { el, fill, kindIn, kindWords, legalOf, seatName } from "../../platform/kit.js";
+import { el, fill, kindIn, kindWords, legalOf, seatName, watchingWords } from "../../platform/kit.js";
 
 const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const RED = new Set(["diamonds", "hearts"]);
@@ -472,7 +472,7 @@ export function createRenderer(root, ctx) {
   }
 
   function controlsNode() {
-    if (!canAct()) return ctx.send ? null : el("p", { class: "zw-hint", text: t("spectator") });
+    if (!canAct()) return ctx.send ? null : el("p", { class: "zw-hint", text: watchingWords(ctx, t("spectator")) });
     const box = el("div", { class: "zw-controls" });
     // "Draw (D)": the key in a <small class="key-hint"> that touch screens hide (site.css)
     // Enabled exactly when the view lists an action of `kind` (a wrong snap included); `kind` null: not an action
