@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ops",
     "moderation",
+    "matchmaking",
     "people",
 ]
 
@@ -376,5 +377,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.sweep_bots", "schedule": 5.0},
     # Fired timer rows and those of finished matches: nothing reads them (games.services.timers_prune).
     "prune-fired-timers": {"task": "games.prune_timers", "schedule": 60.0},
+    # The matchmaking queue: waiting players are seated as their rating bands widen (matchmaking.pairing).
+    "matchmaking-sweep": {"task": "matchmaking.sweep", "schedule": 5.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

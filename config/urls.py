@@ -31,6 +31,7 @@ api_patterns = [
     path("", include("stats.urls")),
     path("", include("tournaments.urls")),
     path("", include("moderation.urls")),
+    path("", include("matchmaking.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
