@@ -69,9 +69,9 @@ SCRIPT = Script(
             produces=("drawn",),
         ),
         Step(
-            _("You drew a 7: its power lets you look at one of your own cards. Press Use, then pick your card 1."),
+            _("You drew a 7: its power lets you look at one of your own cards. Press Use power, then pick your card 1."),
             {"kind": "use", "slot": 0},
-            _("Press Use, then click your card 1 (top left) to look at it."),
+            _("Press Use power, then click your card 1 (top left) to look at it."),
             produces=("used",),
         ),
         Step(
@@ -79,9 +79,9 @@ SCRIPT = Script(
         ),
         Step(
             _("Ada drew and threw away a 2. Take the 2 from the discard pile into your card 2, the one you never saw: "
-              "press Take, then pick card 2."),
+              "press Take discard, then pick card 2."),
             {"kind": "take_discard", "slot": 1},
-            _("Press Take, then click your card 2 (top right): the unknown card goes onto the discard pile."),
+            _("Press Take discard, then click your card 2 (top right): the unknown card goes onto the discard pile."),
             before=(Move(None, last_timer("look-")), Move(1, {"kind": "draw"}), Move(1, {"kind": "discard"})),
             produces=("took_discard",),
         ),

@@ -34,7 +34,7 @@ function show(k) {
   index = k;
   const step = data.steps[k];
   document.body.dataset.learnStep = String(k);
-  progress.textContent = words.progress.replace("%(n)s", String(k + 1)).replace("%(m)s", String(data.steps.length));
+  progress.textContent = words.progress.replace("{n}", String(k + 1)).replace("{m}", String(data.steps.length));
   say(promptBox, step.prompt);
   say(feedbackBox, "");
   renderer.update(step.view, step.events || [], { now_ms: 0 });
