@@ -59,6 +59,9 @@ SELF_SERVICE = {
 }
 # Writes of the challenged player of a challenge only.
 CHALLENGED_ONLY = {"/api/challenges/{challenge_id}/accept/", "/api/challenges/{challenge_id}/decline/"}
+# Fair play and matchmaking: a report and the queue are the caller's own; the moderators' actions are staff's.
+SELF_SERVICE |= {"/api/reports/", "/api/queue/"}
+STAFF_ONLY = {"/api/moderation/actions/"}
 UNSAFE = {"post", "put", "patch", "delete"}
 
 
@@ -75,7 +78,7 @@ def _client(name: str | None) -> APIClient:
 
 
 def _row_counts() -> dict[str, int]:
-    labels = ("games", "tournaments", "accounts", "replays", "people")
+    labels = ("games", "tournaments", "accounts", "replays", "people", "moderation", "matchmaking")
     return {m._meta.label: m.objects.count() for m in apps.get_models() if m._meta.app_label in labels}
 
 
@@ -110,10 +113,10 @@ BODIES: dict[str, dict[str, Any]] = {
 
 
 def test_every_write_is_classified() -> None:
-    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY
+    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY | STAFF_ONLY
 
 
-@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY))
+@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY | STAFF_ONLY))
 def test_anonymous_writes_are_refused_and_change_nothing(path: str) -> None:
     world = _world()
     before = _row_counts()
@@ -131,6 +134,41 @@ def test_another_users_host_writes_are_refused_and_change_nothing(path: str) -> 
     r = intruder.post(_url(path, world), BODIES.get(path, {}), format="json")
     assert r.status_code == 403, (path, r.status_code, r.content[:200])
     assert _row_counts() == before
+
+
+@pytest.mark.parametrize("path", sorted(STAFF_ONLY))
+def test_a_non_staff_users_moderation_is_refused_and_changes_nothing(path: str) -> None:
+    world = _world()
+    intruder = _client("intruder")
+    before = _row_counts()
+    r = intruder.post(_url(path, world), {"username": "host", "action": "ban"}, format="json")
+    assert r.status_code == 403, (path, r.status_code, r.content[:200])
+    assert _row_counts() == before
+
+
+@pytest.mark.parametrize("who", ["anonymous", "intruder"])
+def test_fair_play_reads_are_staff_only(who: str) -> None:
+    """The moderators' queue is refused; a player's statistics carry no fair-play record; my notices are mine."""
+    _world()
+    client = _client(None if who == "anonymous" else who)
+    assert client.get("/api/moderation/queue/").status_code == (401 if who == "anonymous" else 403)
+    stats = client.get("/api/stats/players/host/")
+    assert stats.status_code == 200 and "fair_play" not in stats.json()
+    mine = client.get("/api/me/moderation/")
+    assert mine.status_code == (401 if who == "anonymous" else 200)
+
+
+def test_another_users_queue_calls_act_on_their_own_entry_alone() -> None:
+    _world()
+    from accounts.models import User
+    from matchmaking.models import QueueEntry
+
+    host = User.objects.get(username="host")
+    QueueEntry.objects.create(user=host, game="zwicker", seats=3, since=host.date_joined)
+    intruder = _client("intruder")
+    assert intruder.get("/api/queue/").status_code == 404
+    assert intruder.delete("/api/queue/").status_code == 404
+    assert QueueEntry.objects.filter(user=host).exists()
 
 
 @pytest.mark.parametrize("path", sorted(CHALLENGED_ONLY))
