@@ -36,7 +36,7 @@ gc_collector.GCCollector(registry=REGISTRY)
 ACTIONS_COMMITTED = Counter(
     "cardtables_actions_committed",
     "Actions durably committed by this process, by game and by path (loop: the one-message commit from the event loop; "
-    "locked: the locked path in a database thread).",
+    "cached: the same message from a database thread; locked: the row locked, then decided).",
     ["game", "path"],
     registry=REGISTRY,
 )
