@@ -50,7 +50,7 @@ RULE_MESSAGES: Mapping[str, Any] = {
     "not_a_z": _("That card is not a Z."),
     "no_counters": _("Your team has used its three failed counters."),
     "already_passed": _("You have already passed."),
-    "already_opened": _("You have already opened this tour."),
+    "already_opened": _("You have already opened this round."),
     "not_opened": _("Open first: discard a card and take your starting card."),
     "claim_pending": _("Your take from the centre is being judged: wait a moment."),
     "signs_ride": _("Signs are secret at this table: give your sign with your next move."),

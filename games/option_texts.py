@@ -32,7 +32,7 @@ OPTION_TEXTS: Mapping[tuple[str, str], tuple[Any, Any]] = {
     ("zwicker", "turn_seconds"): (_("Turn time (s)"), _("Seconds a turn may last before the table plays it.")),
     ("zwicker", "snap_window_ms"): (_("Snaps at the same moment (ms)"), _("A snap this soon after another player's snap is taken back.")),
     ("zwicker", "peek_ms"): (_("Look time (ms)"), _("How long a looked-at card stays on screen.")),
-    ("zigzag", "tour_seconds"): (_("Tour time (s)"), _("Seconds before a tour ends when not everyone has passed.")),
+    ("zigzag", "tour_seconds"): (_("Round time (s)"), _("Seconds before a round ends when not everyone has passed.")),
     ("zigzag", "beginner"): (_("Extra joker"), _("Beginner game: one extra joker in the deck.")),
     ("zigzag", "signals_seen"): (_("Signs are seen"), _("Opponents see that a sign was made (not which).")),
     ("zigzag", "hand_hint"): (

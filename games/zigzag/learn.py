@@ -67,7 +67,7 @@ SCRIPT = Script(
     orders=(MANCHE_2, MANCHE_3, MANCHE_4),
     steps=(
         Step(
-            _("You and Cleo, sitting opposite, are a team against Ada and Ben. Every tour starts with a face-down "
+            _("You and Cleo, sitting opposite, are a team against Ada and Ben. Every round starts with a face-down "
               "starting card before each player. First you open: click your yellow card, then press Open."),
             {"kind": "open", "card": _c(3, 3, 3)},
             _("Click the yellow card in your hand, then press Open: it goes to the centre and you take your starting "
@@ -85,7 +85,7 @@ SCRIPT = Script(
             produces=("announced", "manche_ended"),
         ),
         Step(
-            _("Right: your team scored its ZIG, and a new manche is dealt. Cleo signs ZAG: her cards share two "
+            _("Right: your team scored its ZIG, and a new deal is dealt. Cleo signs ZAG: her cards share two "
               "features or more. You still hold nothing in common: announce ZAG."),
             _announce("zag"),
             _("A ZAG held by Cleo and nothing by you make the team's ZAG, announced by you: press ZAG next to Announce."),
@@ -93,7 +93,7 @@ SCRIPT = Script(
             produces=("announced", "manche_ended"),
         ),
         Step(
-            _("Manche 3. Open again: click your blue card, then press Open."),
+            _("Deal 3. Open again: click your blue card, then press Open."),
             {"kind": "open", "card": _c(1, 3, 3)},
             _("Click the blue card in your hand, then press Open."),
             produces=("opened",),

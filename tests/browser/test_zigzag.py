@@ -121,7 +121,7 @@ def _check_sign_secrecy(page: Any, spectator: Any) -> None:
 
 
 def _manche(page: Any) -> int:
-    return int(re.search(r"Manche (\d+)", page.locator(".zigzag-title").inner_text()).group(1))
+    return int(re.search(r"Deal (\d+)", page.locator(".zigzag-title").inner_text()).group(1))
 
 
 def _sign(page: Any, spectator: Any) -> None:
