@@ -53,6 +53,7 @@ urlpatterns = [
     path("", include("replays.page_urls")),
     path("", include("stats.page_urls")),
     path("", include("tournaments.page_urls")),
+    path("", include("moderation.page_urls")),
     path("", include(games_page_urls)),
 ]
 

@@ -3,6 +3,7 @@
 import { api, wsUrl } from "./api.js";
 import { el, fill } from "./kit.js";
 import { createRacePanel } from "./races.js";
+import { reportButton } from "./report.js";
 
 const C = window.TABLE_CONFIG;
 const T = C.i18n;
@@ -53,6 +54,7 @@ function drawSeats() {
       if (p.bot) item.append(" ", el("span", { class: "tag", text: `${T.bot} · ${T[p.level] || p.level}` }));
       if (p.username === table.host) item.append(" ", el("span", { class: "tag", text: T.host }));
       if (p.username === C.me && !p.bot) item.append(" ", el("span", { class: "tag you", text: T.you }));
+      if (C.me && !p.bot && p.username !== C.me) item.append(" ", reportButton(p.username, table.match));
       if (p.zombie) item.append(" ", el("span", { class: "tag warn", "data-testid": `zombie-${s}`, text: T.zombie }));
       if (!p.bot && p.rtt_ms !== null && p.rtt_ms !== undefined) {
         // The round trip the server measured: what a race of this player is compensated by (up to the table's cap).
@@ -168,7 +170,8 @@ async function onMessage(msg) {
       break;
     case "chat": {
       const log = document.getElementById("chat-log");
-      log.append(el("li", {}, el("b", { text: msg.message.user }), ": ", el("span", { text: msg.message.text })));
+      log.append(el("li", {}, el("b", { text: msg.message.user }), ": ", el("span", { text: msg.message.text }),
+        C.me && msg.message.user !== C.me ? reportButton(msg.message.user, table.match) : null));
       log.scrollTop = log.scrollHeight;
       break;
     }
