@@ -16,6 +16,9 @@ def friends(request: HttpRequest) -> HttpResponse:
 
     games = [{"slug": s, "name": get_rules(s).name, "min": get_rules(s).min_seats, "max": get_rules(s).max_seats} for s in public_slugs()]
     mine = selectors.challenges_of(user=request.user)
+    names = {g["slug"]: g["name"] for g in games}
+    for c in mine["received"] + mine["sent"]:
+        c["game_name"] = names.get(c["game"], c["game"])
     return render(request, "people/friends.html", {
         "following": selectors.following(user=request.user),
         "blocks": selectors.blocks(user=request.user),
