@@ -112,6 +112,16 @@ PLATFORM_MESSAGES: Mapping[str, Any] = {
     "not_paused": _("Only a paused tournament can be resumed."),
     "too_few_players": _("More players are needed to start."),
     "too_many_players": _("Too many players for a round robin: try Swiss."),
+    # people (people/services.py) and the block rule at tables (people.selectors.blocked_between)
+    "no_player": _("There is no such player."),
+    "self": _("You cannot do this to yourself."),
+    "blocked": _("One of you blocks the other: you cannot play at each other's tables, challenge or follow each other."),
+    "not_following": _("You do not follow this player."),
+    "not_blocking": _("You do not block this player."),
+    "no_challenge": _("There is no such challenge."),
+    "not_challenged": _("Only the challenged player answers a challenge."),
+    "answered": _("This challenge is already answered."),
+    "challenge_gone": _("The table of this challenge has started or is gone."),
 }
 
 # Codes built as f"bad_{field}" (a query or form field the player got wrong) share one sentence.
