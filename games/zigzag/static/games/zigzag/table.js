@@ -349,8 +349,8 @@ export function createRenderer(root, ctx) {
     if (card.face === "character") {
       const label = `${S.values[card.landscape]} · ${S.values[card.character]} · ${S.values[card.attitude]}`;
       node = el("div", { ...attrs, class: `zigzag-card zigzag-char zigzag-land-${card.landscape}`, title: label, "aria-label": label });
-      node.append(el("span", { class: "zigzag-land-name", text: S.values[card.landscape] }));
-      node.append(el("span", { class: "zigzag-char-icon" }, icon(card.character, S.values[card.character])));
+      node.append(el("span", { class: "zigzag-land-name", text: S.values[card.landscape] }), " ");
+      node.append(el("span", { class: "zigzag-char-icon" }, icon(card.character, S.values[card.character])), " ");
       node.append(el("span", { class: "zigzag-att-icon" }, icon(card.attitude, S.values[card.attitude])));
     } else if (card.face === "joker") {
       node = el("div", { ...attrs, class: "zigzag-card zigzag-joker", title: S.joker, "aria-label": S.joker });
@@ -362,8 +362,11 @@ export function createRenderer(root, ctx) {
       const feature = String(card.face).replace("stop_", "");
       const label = `${S.stop} · ${S.features[feature] || feature}`;
       node = el("div", { ...attrs, class: `zigzag-card zigzag-stop zigzag-stop-${feature}`, title: label, "aria-label": label });
-      node.append(el("span", { class: "zigzag-stop-word", text: S.stop }), el("span", { class: "zigzag-special-name", text: S.features[feature] || feature }));
+      node.append(el("span", { class: "zigzag-stop-word", text: S.stop }), " ", el("span", { class: "zigzag-special-name", text: S.features[feature] || feature }));
     }
+    // A card you can press is named by what it shows (its words and its pictures' names, in the order shown), so
+    // a voice user says what they see (WCAG 2.5.3 label in name); only a picture keeps a label of its own.
+    if (opts.onclick && node.textContent.trim()) node.removeAttribute("aria-label");
     if (opts.selected) node.classList.add("zigzag-selected");
     if (opts.onclick) {
       node.addEventListener("click", opts.onclick);
