@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import time
@@ -23,15 +24,16 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
 
-from games import error_texts, errors, selectors, services
+from games import errors, selectors, services, socket_policy
 from games.deals import deal_played_elsewhere
 from games.latency import RttEstimator
 from games.models import Match, Table
 from games.registry import get_rules
-from live import async_db, eager, heartbeat, local_sockets, wire
+from live import async_db, eager, heartbeat, local_sockets, transport_rtt, wire
 from live.broadcast import LOBBY_GROUP, table_group
 from live.lean_queue import LeanQueue
 from live.loop import database_sync_to_async
+from moderation.services import fair_play_rtt_inflated_record
 
 log = logging.getLogger(__name__)
 
@@ -139,10 +141,12 @@ class TableConsumer(PlatformConsumer):
         self.last_seq = 0
         self.blind = False  # a watcher of a deal another table still plays sees nothing of it (games.deals)
         self.game = ""
-        self.bucket = float(settings.WS_MAX_ACTIONS_PER_SECOND)
-        self.bucket_at = time.monotonic()
+        self.budget = socket_policy.MessageBudget()
         self.present_as: int | None = None  # the user this socket makes present at the table
-        self.rtt = RttEstimator()
+        self.rtt = RttEstimator(unbounded_cap_ms=settings.RTT_UNBOUNDED_CAP_MS)
+        # Fair play: the transport's round trip bounds the pongs' (live/transport_rtt.py); None: nothing vouches
+        self.rtt_bound = transport_rtt.bound_source(self.scope, transport_rtt.trusted_networks(settings.TRUSTED_PROXIES))
+        self.rtt.bound_ms = None if self.rtt_bound is None else self.rtt_bound()
         self.pinger: asyncio.TimerHandle | None = None  # the next ping, while the socket is open
         self.pings_sent = 0
         self.match_started_at: Any = None
@@ -306,15 +310,12 @@ class TableConsumer(PlatformConsumer):
     async def send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=wire.dumps(message))
 
+    async def refuse(self, refusal: socket_policy.Refusal) -> None:
+        """Answer with one `error` frame (games/socket_policy.py says what and how it reads)."""
+        await self.send_json(socket_policy.error_frame(self.scope, refusal))
+
     async def error(self, code: str, message: str, action_id: Any = None, **extra: Any) -> None:
-        # `message` is what the player reads: in the language of the page that opened this socket.
-        language = error_texts.socket_language(self.scope)
-        message = error_texts.player_message(code=code, rule_code=extra.get("rule_code"), fallback=message, language=language)
-        out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if isinstance(action_id, str):
-            out["id"] = action_id
-        out.update(extra)
-        await self.send_json(out)
+        await self.refuse(socket_policy.Refusal(code, message, action_id, extra))
 
     @database_sync_to_async
     def _hello(self) -> dict[str, Any] | None:
@@ -449,23 +450,19 @@ class TableConsumer(PlatformConsumer):
             await self._receive(text_data, bytes_data)
         except Exception:  # noqa: BLE001 - a consumer never dies of a message
             log.exception("unexpected error handling a message on table %s", self.table_id)
-            await self.error("server_error", "the server could not handle this message; nothing was applied", self.answering)
+            await self.refuse(dataclasses.replace(socket_policy.SERVER_ERROR, action_id=self.answering))
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        try:  # size, nesting, storable text, finite numbers: one loader for every socket (live/wire.py)
-            message = wire.loads(text_data if text_data is not None else bytes_data or b"", max_bytes=settings.WS_MAX_MESSAGE_BYTES)
-        except wire.WireError as e:
-            await self.error("bad_message", e.message, e.message_id)
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self.error("bad_message", "a message is an object with a string `type`")
+        message = socket_policy.read_frame(text_data, bytes_data)
+        if isinstance(message, socket_policy.Refusal):
+            await self.refuse(message)
             return
         kind = message["type"]
         self.answering = message.get("id")
         if kind == "pong" and self._pong(message, time.monotonic()):
             return  # the answer to one of our own pings costs the client nothing of its message budget
-        if not self._take_token():
-            await self.error("rate_limited", "too many messages; slow down", self.answering)
+        if not self.budget.take():
+            await self.refuse(dataclasses.replace(socket_policy.RATE_LIMITED, action_id=self.answering))
             return
         if kind == "act":
             await self._act(message)
@@ -476,12 +473,10 @@ class TableConsumer(PlatformConsumer):
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "pong":
-            n = message.get("n")
-            if isinstance(n, bool) or not isinstance(n, int):
-                await self.error("bad_message", "`n` must be the number of the ping answered")
-            # Otherwise a pong of no ping this socket awaits (forged, repeated, too late): ignored.
+            if (refusal := socket_policy.pong_refusal(message)) is not None:
+                await self.refuse(refusal)
         else:
-            await self.error("bad_message", f"unknown message type {kind!r}")
+            await self.refuse(socket_policy.unknown_type(kind))
 
     # --- round trips (Fair races) ------------------------------------------------
 
@@ -512,6 +507,10 @@ class TableConsumer(PlatformConsumer):
         sample = self.rtt.pong(message.get("n"), at)
         if sample is None:
             return False
+        if self.rtt_bound is not None:
+            self.rtt.bound_ms = self.rtt_bound()  # the kernel's, read now (a syscall); a proxy's stays as it came
+        if self.present_as is not None and self.rtt.newly_inflated(settings.RTT_SLACK_MS):
+            self._in_background(self._record_inflated(self.present_as))
         stored = self.rtt.worth_storing(at)
         if stored is not None and self.present_as is not None:
             self.rtt.stored_ms, self.rtt.stored_at = stored, at
@@ -519,6 +518,21 @@ class TableConsumer(PlatformConsumer):
             _background.add(task)
             task.add_done_callback(_background.discard)
         return True
+
+    @staticmethod
+    def _in_background(coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    async def _record_inflated(self, user_id: int) -> None:
+        """Count this socket's pongs running late beyond the transport's round trip in its player's fair-play record."""
+        log.info("table %s: a socket of user %s answers pings %s ms late beyond its line's %s ms", self.table_id, user_id,
+                 self.rtt.pong_ms, self.rtt.bound_ms)
+        try:
+            await database_sync_to_async(fair_play_rtt_inflated_record)(user_id=user_id)
+        except Exception:  # noqa: BLE001 - a record lost is a figure, never the socket
+            log.warning("the inflated round trip of user %s was not recorded", user_id, exc_info=True)
 
     async def _store_rtt(self, rtt_ms: int) -> None:
         """Write the estimate where every web process reads it (table payload, other seats' races)."""
@@ -536,38 +550,15 @@ class TableConsumer(PlatformConsumer):
         if changed:
             self.rtt.stored_ms = rtt_ms
 
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        rate = float(settings.WS_MAX_ACTIONS_PER_SECOND)
-        self.bucket = min(rate, self.bucket + (now - self.bucket_at) * rate)
-        self.bucket_at = now
-        if self.bucket < 1:
-            return False
-        self.bucket -= 1
-        return True
-
     async def _act(self, message: dict[str, Any]) -> None:
+        if (refusal := socket_policy.act_refusal(message, match_id=self.match_id, seat=self.seat)) is not None:
+            await self.refuse(refusal)
+            return
         action_id, action = message.get("id"), message.get("action")
-        try:  # the one shape check (services.action_check), here on the loop; the thread only applies
-            services.action_check(action=action, action_id=action_id, id_required=True)
-        except errors.PlatformError as e:
-            valid_id = isinstance(action_id, str) and 0 < len(action_id) <= services.MAX_ACTION_ID
-            await self.error(e.code, e.message, action_id if valid_id else None)
-            return
-        if self.match_id is None:
-            await self.error("no_match", "this table has no match yet", action_id)
-            return
-        if self.seat is None:
-            await self.error("not_seated", "spectators cannot act", action_id)
-            return
-        if "seat" in message and message["seat"] != self.seat:
-            await self.error("not_seated", "you can only act for your own seat", action_id)
-            return
         try:
             result = await self._submit(action, action_id)
         except errors.PlatformError as e:
-            extra = {"rule_code": e.rule_code} if e.rule_code else {}
-            await self.error(e.code, e.message, action_id, **extra)
+            await self.refuse(socket_policy.Refusal.of(e, action_id))
             return
         if result.seq > self.last_seq:
             # Deliver our own events before the ack, even if the group message is late:
@@ -596,13 +587,10 @@ class TableConsumer(PlatformConsumer):
         )
 
     async def _resync(self, message: dict[str, Any]) -> None:
-        since = message.get("since")
-        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
-            await self.error("bad_message", "`since` must be a whole number >= 0")
+        if (refusal := socket_policy.sync_refusal(message, match_id=self.match_id)) is not None:
+            await self.refuse(refusal)
             return
-        if self.match_id is None:
-            await self.error("no_match", "this table has no match yet")
-            return
+        since = message["since"]
         seq = await database_sync_to_async(lambda: Match.objects.values_list("seq", flat=True).get(pk=self.match_id))()
         if seq - since > SYNC_LIMIT or since > seq:
             hello = await self._hello()
@@ -617,14 +605,13 @@ class TableConsumer(PlatformConsumer):
             await self.send_json({"type": "events", "events": [], "seq": self.last_seq, "view": view})
 
     async def _chat(self, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        if self.user is None or not getattr(self.user, "is_authenticated", False):
-            await self.error("not_authenticated", "log in to chat")
+        if (refusal := socket_policy.chat_refusal(self.user)) is not None:
+            await self.refuse(refusal)
             return
         try:
-            await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=text)
+            await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=message.get("text"))
         except errors.PlatformError as e:
-            await self.error(e.code, e.message)
+            await self.refuse(socket_policy.Refusal(e.code, e.message))
 
 
 class ReadOnlyConsumer(PlatformConsumer):
@@ -632,14 +619,7 @@ class ReadOnlyConsumer(PlatformConsumer):
     `bad_message`. Its frames are read by the same loader as the table socket's (live/wire.py)."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            message = wire.loads(text_data if text_data is not None else bytes_data or b"", max_bytes=settings.WS_MAX_MESSAGE_BYTES)
-        except wire.WireError as e:
-            reply = {"type": "error", "code": "bad_message", "message": e.message}
-        else:
-            is_ping = isinstance(message, dict) and message.get("type") == "ping"
-            reply = {"type": "pong"} if is_ping else {"type": "error", "code": "bad_message", "message": "this socket is read-only"}
-        await self.send(text_data=wire.dumps(reply))
+        await self.send(text_data=wire.dumps(socket_policy.read_only_reply(text_data, bytes_data)))
 
 
 class LobbyConsumer(ReadOnlyConsumer):

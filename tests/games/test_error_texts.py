@@ -21,7 +21,7 @@ ROOT = Path(settings.BASE_DIR)
 RULE_FILES = sorted([ROOT / "games" / "engine.py", *ROOT.glob("games/*/rules.py")])
 PLATFORM_FILES = sorted(
     p
-    for app in ("games", "accounts", "replays", "tournaments", "config")
+    for app in ("games", "accounts", "replays", "tournaments", "config", "web", "live")
     for p in (ROOT / app).rglob("*.py")
     if "migrations" not in p.parts and "tests" not in p.parts
 )
@@ -57,7 +57,7 @@ def rule_codes() -> set[str]:
 
 
 def platform_codes() -> tuple[set[str], int]:
-    """Literal codes of PlatformError / errors.<helper>(...) / a consumer's self.error(...), the
+    """Literal codes of PlatformError / errors.<helper>(...) / a socket's Refusal(...) or self.error(...), the
     (message, code) tuples of `*_problem` helpers, and the count of codes built with an f-string."""
     codes: set[str] = set()
     dynamic = 0
@@ -73,7 +73,7 @@ def platform_codes() -> tuple[set[str], int]:
             if not isinstance(node, ast.Call):
                 continue
             name = _call_name(node)
-            if name == "PlatformError" or (name == "error" and path.name == "consumers.py"):
+            if name in ("PlatformError", "Refusal") or (name == "error" and path.name == "consumers.py"):
                 arg = _code_arg(node, 0)
             elif name in HELPER_DEFAULTS and isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") == "errors":
                 if any(isinstance(a, ast.Starred) for a in node.args):
