@@ -43,7 +43,10 @@ function show(k) {
   nextButton.hidden = !waiting;
   endLinks.hidden = !step.final;
   root.dataset.expect = step.expect ? step.expect.kind : "";
-  if (step.final) document.body.dataset.learnDone = "true";
+  if (step.final) {
+    document.body.dataset.learnDone = "true";
+    window.scrollTo(0, 0);
+  }
 }
 
 function onAction(action) {
