@@ -122,6 +122,13 @@ PLATFORM_MESSAGES: Mapping[str, Any] = {
     "not_challenged": _("Only the challenged player answers a challenge."),
     "answered": _("This challenge is already answered."),
     "challenge_gone": _("The table of this challenge has started or is gone."),
+    # fair play and matchmaking (moderation/, matchmaking/)
+    "muted": _("A moderator muted you: you cannot chat for now."),
+    "report_open": _("You already have an open report about this player."),
+    "unknown_match": _("There is no such match."),
+    "not_staff": _("Only moderators can do this."),
+    "queued": _("You are already waiting for a table: leave the queue first."),
+    "not_queued": _("You are not waiting for a table."),
 }
 
 # Codes built as f"bad_{field}" (a query or form field the player got wrong) share one sentence.

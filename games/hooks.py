@@ -1,4 +1,4 @@
-"""Listeners for the end of a match (ratings, statistics, tournaments add theirs here)."""
+"""Listeners for the end of a match (ratings, statistics, tournaments add theirs here), and chat checks."""
 
 from __future__ import annotations
 
@@ -15,3 +15,21 @@ def on_match_finished(fn: Callable[[int], None]) -> Callable[[int], None]:
 def run_match_finished(match_id: int) -> None:
     for fn in _listeners:
         fn(match_id)
+
+
+# Who may not chat: an app above games registers a check (moderation: a muted account), so games never
+# imports it. A check returns None, or the English reason of the refusal (code `muted`).
+_chat_checks: list[Callable[[int], str | None]] = []
+
+
+def on_chat_check(fn: Callable[[int], str | None]) -> Callable[[int], str | None]:
+    _chat_checks.append(fn)
+    return fn
+
+
+def chat_refusal(user_id: int) -> str | None:
+    for fn in _chat_checks:
+        reason = fn(user_id)
+        if reason:
+            return reason
+    return None

@@ -8,6 +8,13 @@ def schedule_review(match_id: int) -> None:
     schedule("moderation.fair_play_review", (match_id,), 0)
 
 
+def mute_refusal(user_id: int) -> str | None:
+    """The chat check games asks (games.hooks.on_chat_check): a muted account may not chat."""
+    from moderation.selectors import user_is_muted
+
+    return "a moderator muted you: you cannot chat for now" if user_is_muted(user_id) else None
+
+
 class ModerationConfig(AppConfig):
     """Fair play: players' records and flags, reports, the moderators' desk and its actions."""
 
@@ -20,4 +27,5 @@ class ModerationConfig(AppConfig):
         from stats import rating_services
 
         hooks.on_match_finished(schedule_review)
+        hooks.on_chat_check(mute_refusal)
         rating_services.unrated_accounts_from(selectors.marked_user_ids)

@@ -7,7 +7,7 @@ import logging
 from django.conf import settings
 
 from accounts.models import User
-from games import errors
+from games import errors, hooks
 from games.models import (
     ChatMessage,
     Table,
@@ -38,6 +38,9 @@ def chat_post(*, table_id: int, user: User, text: str) -> ChatMessage:
         raise errors.PlatformError("rate_limited", "you are sending messages too fast", 429)
     if not Table.objects.filter(pk=table_id).exists():
         raise errors.not_found("no such table")
+    refused = hooks.chat_refusal(user.pk)
+    if refused:
+        raise errors.forbidden(refused, "muted")
     message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
     bus.chat(table_id, {"user": user.username, "text": text, "at": message.created_at.isoformat()})
     return message

@@ -21,7 +21,7 @@ ROOT = Path(settings.BASE_DIR)
 RULE_FILES = sorted([ROOT / "games" / "engine.py", *ROOT.glob("games/*/rules.py")])
 PLATFORM_FILES = sorted(
     p
-    for app in ("games", "accounts", "replays", "tournaments", "config", "web", "live")
+    for app in ("games", "accounts", "replays", "tournaments", "config", "web", "live", "moderation", "matchmaking")
     for p in (ROOT / app).rglob("*.py")
     if "migrations" not in p.parts and "tests" not in p.parts
 )
