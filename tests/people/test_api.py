@@ -30,7 +30,8 @@ def api_as(who: User) -> APIClient:
 
 
 def test_follow_shows_who_is_online_and_the_live_table_they_sit_at() -> None:
-    ana, bob, cem = user("ana"), user("bob"), user("cem")
+    ana, bob = user("ana"), user("bob")
+    user("cem")
     c = api_as(ana)
     assert c.get("/api/me/following/").json() == []
     r = c.post("/api/me/following/bob/")
