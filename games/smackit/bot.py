@@ -7,8 +7,14 @@ event that gave it the turn) and drawn from a random generator seeded by that
 stimulus: re-planning reproduces the same reaction instead of redrawing it
 (redrawing would make a bot as fast as the minimum of many draws).
 
-Levels: median smack reaction about 650 / 460 / 320 ms (easy / normal / hard),
-flip delay about 1000 / 700 / 480 ms. `easy` bots misread cards: they smack a
+Levels: a smack reaction is log-normal around the level's median, never under
+its floor: hard 250 ms (never under 150 ms, never late, never missed: a real
+opponent, tuned to a quick person's reaction to a card they watch for),
+normal 400 ms and easy 560 ms, more variable; and easy and normal make
+people's mistakes with the smack card: now and then a reaction comes late (a
+glance away, `LATE_FACTOR` times longer: usually a lost race) and now and then
+one is missed altogether (the bot does not smack that card). Flip delay about
+1000 / 700 / 480 ms. `easy` bots misread cards: they smack a
 challenge card now and then, and rarely a number (false smacks, punished as
 the rules say); `normal` bots seldom do; `hard` bots never. A bot whose smack
 was already on its way (planned within `COMMIT_MS` after the winning smack)
@@ -51,15 +57,20 @@ class Level:
     spread: float  # sigma of the log-normal spread
     misread_challenge: float  # chance to smack a challenge card
     misread_number: float  # chance to smack a number card
+    floor_ms: int = 150  # no smack comes sooner after its card
+    late: float = 0.0  # chance that a smack reaction comes late (a glance away)
+    miss: float = 0.0  # chance that a Smack it! card is not smacked at all
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(650, 1000, 0.28, 0.25, 0.02),
-    "normal": Level(460, 700, 0.22, 0.05, 0.003),
-    "hard": Level(320, 480, 0.16, 0.0, 0.0),
+    "easy": Level(560, 1000, 0.38, 0.25, 0.02, floor_ms=220, late=0.15, miss=0.06),
+    "normal": Level(400, 700, 0.3, 0.05, 0.003, floor_ms=180, late=0.08, miss=0.02),
+    "hard": Level(250, 480, 0.2, 0.0, 0.0, floor_ms=150),
 }
+LATE_FACTOR = 2.2
+CAP_SIGMAS = 3.0  # the slowest ordinary reaction: median * exp(3 sigma), before lateness
 
-MIN_REACTION_MS = 160
+MIN_REACTION_MS = 150  # nobody smacks sooner (every level's floor is at least this)
 MIN_FLIP_MS = 250
 AFTER_WIN_MS = 300  # gathering the won cards before flipping again
 COMMIT_MS = 150  # a smack planned this soon after the winning one is already in motion
@@ -77,6 +88,22 @@ def _draw(seat: int, e: dict[str, Any], salt: int) -> random.Random:
 
 def _lognormal(r: random.Random, median: float, sigma: float, floor: float) -> int:
     return int(max(floor, median * math.exp(r.gauss(0.0, sigma))))
+
+
+def smack_reaction(level: Level, r: random.Random) -> int | None:
+    """One reaction to a Smack it! card (ms after it showed), or None when the bot misses it altogether."""
+    if r.random() < level.miss:
+        return None
+    ms = level.smack_ms * math.exp(level.spread * min(CAP_SIGMAS, r.gauss(0.0, 1.0)))
+    if r.random() < level.late:
+        ms *= LATE_FACTOR
+    return int(max(level.floor_ms, MIN_REACTION_MS, ms))
+
+
+def reaction_bounds(level: Level) -> tuple[int, int]:
+    """The fastest and the slowest smack reaction of a level (ms): what tests and tables may rely on."""
+    slowest = level.smack_ms * math.exp(CAP_SIGMAS * level.spread) * (LATE_FACTOR if level.late else 1)
+    return max(level.floor_ms, MIN_REACTION_MS), int(slowest) + 1
 
 
 class SmackItBot:
@@ -101,8 +128,9 @@ class SmackItBot:
             if i is not None and not self._smacked_since(hist, i, me):
                 stim = hist[i]
                 if top["face"] == "smack":
-                    r = _lognormal(_draw(me, stim, 1), level.smack_ms, level.spread, MIN_REACTION_MS)
-                    moves.append(BotMove(stim["t_ms"] + r, {"kind": "smack"}))
+                    r = smack_reaction(level, _draw(me, stim, 1))
+                    if r is not None:
+                        moves.append(BotMove(stim["t_ms"] + r, {"kind": "smack"}))
                 else:
                     chance = level.misread_challenge if top["face"] == "challenge" else level.misread_number
                     d = _draw(me, stim, 2)
@@ -168,7 +196,10 @@ class SmackItBot:
         if i is None or self._smacked_since(hist, i, me):
             return None
         stim = hist[i]
-        at = stim["t_ms"] + _lognormal(_draw(me, stim, 1), level.smack_ms, level.spread, MIN_REACTION_MS)
+        r = smack_reaction(level, _draw(me, stim, 1))
+        if r is None:
+            return None
+        at = stim["t_ms"] + r
         won_at = e["data"].get("judged_ms", e["data"]["at_ms"])  # late is judged behind the winner's judged time
         if won_at < at <= won_at + window:
             return BotMove(at, {"kind": "smack"})
