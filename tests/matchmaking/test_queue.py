@@ -5,23 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from accounts.models import User
-from accounts.services import token_for
 from games.models import Match, Table
 from matchmaking.models import QueueEntry
 from matchmaking.services import queue_sweep
 from stats.models import Rating
 from tests.conftest import Clock
 from tests.games.factories import user
-
-
-def client(who: User | None) -> APIClient:
-    c = APIClient()
-    if who is not None:
-        c.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user=who)}")
-    return c
+from tests.moderation.factories import client
 
 
 def rated(u: User, display: float) -> None:

@@ -5,30 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from accounts.models import User
-from accounts.services import token_for
 from moderation import selectors
 from moderation.models import ModerationAction, Report
 from moderation.signals import user_banned
 from tests.games.factories import started_table, user
+from tests.moderation.factories import client, staff
 
 pytestmark = pytest.mark.django_db
 
 
-def client(who: User | None) -> APIClient:
-    c = APIClient()
-    if who is not None:
-        c.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user=who)}")
-    return c
 
 
-def staff(name: str = "mod") -> User:
-    u = user(name)
-    u.is_staff = True
-    u.save(update_fields=["is_staff"])
-    return u
 
 
 def test_a_report_is_201_once_per_reporter_and_player_and_409_while_open() -> None:

@@ -9,6 +9,7 @@ from accounts.models import User
 from moderation.models import ModerationAction, Report
 from moderation.services import fair_play_review
 from tests.games.factories import user
+from tests.moderation.factories import staff
 from tests.replays.factories import finished_match
 
 pytestmark = pytest.mark.django_db
@@ -20,11 +21,6 @@ def logged_in(u: User) -> Client:
     return c
 
 
-def staff(name: str = "mod") -> User:
-    u = user(name)
-    u.is_staff = True
-    u.save(update_fields=["is_staff"])
-    return u
 
 
 def scripted_match(cheater: User, other: User) -> None:

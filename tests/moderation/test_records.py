@@ -7,10 +7,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from accounts.models import User
-from accounts.services import token_for
 from games import registry, services
 from games.models import Match
 from moderation import fair_play
@@ -18,6 +16,8 @@ from moderation.models import FairPlayRecord
 from moderation.services import fair_play_rtt_inflated_record
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import user
+from tests.moderation.factories import client as _client
+from tests.moderation.factories import staff
 from tests.moderation.players import person
 from tests.support import racegame
 
@@ -70,18 +70,8 @@ def play_match(clock: Clock, a: User, b: User, races: int, players: tuple[Player
     return match
 
 
-def _client(who: User | None) -> APIClient:
-    c = APIClient()
-    if who is not None:
-        c.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user=who)}")
-    return c
 
 
-def staff(name: str = "mod") -> User:
-    u = user(name)
-    u.is_staff = True
-    u.save(update_fields=["is_staff"])
-    return u
 
 
 @pytest.mark.parametrize(("cheat", "reasons"), [(scripted, {"median_below_human", "fast_share"}), (fake_lag, {"median_below_human"})])
