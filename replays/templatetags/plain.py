@@ -3,11 +3,13 @@ minutes and seconds instead of a float of seconds ("1 min 29 s", not "88.845")."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
 from django.utils.translation import gettext
 
+from games.option_texts import OPTION_TEXTS
 from games.registry import get_rules
 
 register = template.Library()
@@ -38,3 +40,14 @@ def duration(seconds: Any) -> str:
     if minutes:
         return gettext("%(m)d min %(s)d s") % {"m": minutes, "s": secs}
     return gettext("%(s)d s") % {"s": secs}
+
+
+@register.simple_tag
+def option_words(slug: str) -> dict[str, str]:
+    """A game's options and the table's, identifier -> the label a player reads, without its unit ("grace_ms" ->
+    "Beginner protection window"): the rules page says these where its text names an option by identifier."""
+    words = {}
+    for (game, name), (label, _help) in OPTION_TEXTS.items():
+        if game in (slug, "table"):
+            words[name] = re.sub(r"\s*\([^)]*\)\s*$", "", str(label))
+    return words

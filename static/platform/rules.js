@@ -10,7 +10,7 @@ const many = body?.dataset.decisions || "";
 const settings = body?.dataset.settings || "";
 
 function isDecision(node) {
-  return node instanceof HTMLElement && ["P", "LI"].includes(node.tagName) && MARK.test(node.textContent);
+  return node instanceof HTMLElement && ["P", "DIV", "LI"].includes(node.tagName) && MARK.test(node.textContent);
 }
 
 function fold(nodes) {
@@ -23,9 +23,10 @@ function fold(nodes) {
 if (body) {
   // paragraphs (and paragraph-like list items) that are decisions as a whole, grouped with their neighbours
   for (const parent of [body, ...body.querySelectorAll("div, section")]) {
+    if (parent !== body && (parent.closest("details") || MARK.test(parent.textContent))) continue;
     let run = [];
     for (const child of [...parent.children]) {
-      if (isDecision(child) && child.tagName === "P") { run.push(child); continue; }
+      if (isDecision(child) && child.tagName !== "LI") { run.push(child); continue; }
       if (run.length) fold(run);
       run = [];
     }
@@ -55,9 +56,17 @@ if (body) {
   }
   // a table of settings by their identifiers (`turn_seconds`) is for hosts: folded too
   for (const table of body.querySelectorAll("table")) {
-    if (table.closest("details") || !/\b[a-z]+_[a-z_]+\b/.test(table.textContent)) continue;
+    if (table.closest("details") || !/[a-z]+_[a-z]+/.test(table.textContent)) continue;
     const box = el("details", { class: "decision settings", "data-testid": "settings-table" }, el("summary", { text: settings }));
     table.before(box);
     box.append(table);
+  }
+  // an option named by its identifier in the text (<code>grace_ms</code>) is named as the create form names it;
+  // the folded settings tables keep the identifiers (a host looks them up there)
+  const words = JSON.parse(document.getElementById("option-words")?.textContent || "{}");
+  for (const node of body.querySelectorAll("code, em")) {
+    if (node.closest("details.settings")) continue;
+    const label = words[node.textContent.trim()];
+    if (label) node.replaceWith(el("em", { class: "option-name", text: label }));
   }
 }

@@ -134,7 +134,7 @@ function detailPage() {
     $("t-info").textContent = info.join(" · ");
     $("t-note").textContent = t.note || "";
     const conn = $("conn-status");
-    conn.hidden = ["finished", "cancelled"].includes(t.status) && conn.dataset.state === "open";
+    conn.hidden = ["finished", "cancelled"].includes(t.status); // over: nothing live to tell
     renderControls();
     renderPodium();
     renderPlayers();
@@ -277,7 +277,7 @@ function detailPage() {
     c.dataset.state = state;
     c.textContent = state === "open" ? T.connected : T.reconnecting;
     c.title = c.textContent;
-    c.hidden = ["finished", "cancelled"].includes(t.status) && state === "open"; // a finished tournament is not "live"
+    c.hidden = ["finished", "cancelled"].includes(t.status); // a finished tournament is not "live"
   });
 }
 

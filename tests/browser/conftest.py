@@ -71,6 +71,8 @@ def create_bot_table(page: Any, game: str, seats: int, level: str = "normal", op
     page.goto("/")
     page.select_option("[data-testid=create-game]", game)
     page.fill("[data-testid=create-seats]", str(seats))
+    if options:  # the technical options are folded under "Advanced settings": unfold them to set any option
+        page.evaluate("() => document.querySelectorAll('details.advanced').forEach((d) => { d.open = true; })")
     for name, value in (options or {}).items():
         selector = f"[data-testid=opt-{name}]"
         if isinstance(value, bool):

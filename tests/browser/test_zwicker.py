@@ -160,6 +160,8 @@ def test_the_create_form_sets_how_long_a_player_may_be_away(page: Any) -> None:
     page.select_option("[data-testid=create-game]", "zwicker")
     page.fill("[data-testid=create-seats]", "2")
     field = page.locator("[data-testid=create-zombie-seconds]")
+    expect(field).to_be_hidden()  # a technical setting: folded under "Advanced settings"
+    page.click("[data-testid=create-advanced] > summary")
     expect(field).to_have_value("45")
     assert (field.get_attribute("min"), field.get_attribute("max")) == ("10", "600")
     field.fill("90")

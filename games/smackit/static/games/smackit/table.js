@@ -201,7 +201,7 @@ export function createRenderer(root, ctx) {
     if (seat === null || seat === undefined) return "?";
     const p = (api.players || []).find((x) => x.seat === seat);
     const base = p ? p.username : fill(t.seat, { n: seat + 1 });
-    return seat === ctx.seat ? `${base} (${t.you})` : base;
+    return seat === ctx.seat && ctx.send ? `${base} (${t.you})` : base; // a seat's replay is someone else's, not "you"
   }
 
   function seatBadge(seat) {

@@ -65,6 +65,7 @@ const STRINGS = {
   evRaceTimer: gettext("The challenge is judged within {ms} ms."),
   evFinished: gettext("Match over: {name} wins."),
   held: gettext("your challenge cards"),
+  heldOf: gettext("challenge cards"),
   pileTop: gettext("top"),
   allPiles: gettext("Pile (revealed)"),
   faces: {
@@ -188,7 +189,7 @@ export function createRenderer(root, ctx) {
     if (seat === null || seat === undefined) return "?";
     const p = (api.players || []).find((x) => x.seat === seat);
     const base = p ? p.username : fill(t.seat, { n: seat + 1 });
-    return seat === ctx.seat ? `${base} (${t.you})` : base;
+    return seat === ctx.seat && ctx.send ? `${base} (${t.you})` : base; // a seat's replay is someone else's, not "you"
   }
 
   function colourTag(colour, extraClass) {
@@ -291,7 +292,8 @@ export function createRenderer(root, ctx) {
       if (view.turn === row.seat && !view.finished) tags.append(el("span", { class: "zack-tag turn", "data-testid": "turn-marker", text: `▶ ${t.turnTag}` }));
       node.append(tags);
       if (mine) {
-        const held = el("div", { class: "zack-held", title: t.held }, el("span", { class: "zack-held-label", text: t.held }));
+        const heldWords = ctx.send ? t.held : t.heldOf;
+        const held = el("div", { class: "zack-held", title: heldWords }, el("span", { class: "zack-held-label", text: heldWords }));
         for (const c of row.challenge_colours || []) held.append(colourTag(c, "small"));
         node.append(held);
       }
