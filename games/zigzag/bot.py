@@ -28,7 +28,11 @@ stimulus (hashed from seat and seq), so re-planning does not re-roll them.
 Levels: `easy` is slow and plays for any common feature, counters rarely and
 carelessly; `normal` plays for its team's needs; `hard` is quick, avoids
 holding a combination its team cannot use (counter bait), and keeps its
-failed counters for when they matter.
+failed counters for when they matter. Easy and normal bots now and then notice
+their partner's sign late (20 % / 10 % of signs: the announcement waits
+`LATE_FACTOR` times longer, so the other team may counter first); hard bots
+never. Late, not missed: a sign missed for good would leave the team's
+combination unannounced until something else changed.
 
 Speed: the platform (and `play_bots`) asks every bot after every event, so
 hand values and best exchanges are memoised in bounded module-level dicts
@@ -74,6 +78,7 @@ class Level:
     team_aware: bool  # weighs its team's needs and the partner's sign
     cautious: bool  # avoids useless combinations and spends counters wisely
     holder_wait: int  # extra delay before a holder opens, hoping its partner announces
+    late: float = 0.0  # chance to notice a partner's sign late (a glance away): the announcement waits LATE_FACTOR times longer
 
 
 LEVELS = {
@@ -88,6 +93,7 @@ LEVELS = {
         team_aware=False,
         cautious=False,
         holder_wait=1500,
+        late=0.2,
     ),
     "normal": Level(
         open=(900, 1800),
@@ -100,6 +106,7 @@ LEVELS = {
         team_aware=True,
         cautious=False,
         holder_wait=2500,
+        late=0.1,
     ),
     "hard": Level(
         open=(600, 1200),
@@ -114,6 +121,7 @@ LEVELS = {
         holder_wait=3000,
     ),
 }
+LATE_FACTOR = 3
 """Counters wait several seconds: a sign its partner can use is announced
 long before, so a counter hits a player holding its hand while its partner
 still builds a double, which is what a counter is worth trying against."""
@@ -284,6 +292,13 @@ def _delay(span: tuple[int, int], seat: int, seq: int, salt: int) -> int:
     return lo + int((hi - lo) * _jitter(seat, seq, salt))
 
 
+def announce_span(lv: Level, seat: int, seq: int) -> tuple[int, int]:
+    """The delay range of an announcement on the stimulus `seq`: now and then a late one (easy, normal)."""
+    if lv.late and _jitter(seat, seq, 11) < lv.late:
+        return lv.announce[0] * LATE_FACTOR, lv.announce[1] * LATE_FACTOR
+    return lv.announce
+
+
 class _Memory:
     """Reads back the bot's history by the manche clock.
 
@@ -395,7 +410,7 @@ class ZigzagBot:
             action: dict[str, Any] = {"kind": "announce", "combo": combo}
             if combo == "double_zag" and lv.cautious:
                 action["fills"] = _hardest(missing)
-            return self._move(seat, now, stimulus, lv.announce, 1, action)
+            return self._move(seat, now, stimulus, announce_span(lv, seat, stimulus[1]), 1, action)
 
         # 2. counter an opponent team that signed and kept its hands
         failed = teams[team]["failed_counters"]
