@@ -18,12 +18,8 @@ from accounts.models import User
 from games import errors
 from live import bus
 from people import selectors
+from people.groups import CHALLENGE_NOTICE, user_group
 from people.models import Block, Challenge, Follow
-
-
-def user_group(user_id: int) -> str:
-    """The channel-layer group of one player's lobby sockets."""
-    return f"user-{user_id}"
 
 
 def _person(username: str, me: User) -> User:
@@ -183,4 +179,4 @@ def _answer(challenge: Challenge, status: str) -> None:
 def _tell(user_id: int, challenge: Challenge) -> None:
     """`{"type": "challenge", "challenge": {...}}` to the player's lobby sockets, after the commit."""
     challenge = Challenge.objects.select_related("challenger", "challenged").get(pk=challenge.pk)
-    bus.publish_on_commit(user_group(user_id), {"type": "challenge.notice", "challenge": selectors.challenge_payload(challenge)})
+    bus.publish_on_commit(user_group(user_id), {"type": CHALLENGE_NOTICE, "challenge": selectors.challenge_payload(challenge)})
