@@ -1,7 +1,7 @@
 """Which deals are still secret: the one rule every read of seeds, logs and other tables asks.
 
 A match's seed decides every card it deals (`random.Random(seed)` in
-`services._match_create`), and matches dealt from one seed hold the same
+`games.services.matches._match_create`), and matches dealt from one seed hold the same
 cards: the tables of one size in a duplicate tournament round. So a deal is
 secret while ANY match dealt from it is live, not only while the match asked
 about is; and while another table still plays it, even this table's public

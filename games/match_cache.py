@@ -34,7 +34,7 @@ worker's bots) skips the fast path for CONTENDED_S, so it pays the wasted round
 trip rarely. A table socket's action takes the fast path on its event loop
 (`services.action_submit_cached`, live/async_db.py: no thread hop); the
 other callers in a database thread (`_submit_cached`); both share the plan
-(`services._fast_plan`) and the message. The embedded default (SQLite) has no fast path.
+(`games.services.actions._fast_plan`) and the message. The embedded default (SQLite) has no fast path.
 """
 
 from __future__ import annotations
