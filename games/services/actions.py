@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from games import action_sql, errors, match_cache, selectors
 from games.engine import BotContext, RuleError, Timing
+from games.experience import human_experience
 from games.latency import compensation_ms
 from games.models import (
     Match,
@@ -409,10 +410,12 @@ def bots_plan(*, match_id: int, seq: int) -> int:
     history = selectors.events_between(match_id=match_id, after=0, upto=seq)
     now = now_ms(match)
     rng = random.Random(f"{match_id}:{seq}:{match.seed}")
+    experience = human_experience(match_id=match_id)  # bots go easy on newcomers (games/experience.py)
     planned = 0
     for seat, level in seats:
         ctx = BotContext(
-            seat=seat, level=level, view=rules.view(match.state, seat), history=selectors.redact_for(rules, history, seat), now_ms=now
+            seat=seat, level=level, view=rules.view(match.state, seat), history=selectors.redact_for(rules, history, seat), now_ms=now,
+            experience=experience,
         )
         move = bot.choose(ctx, rng)
         if move is None:
