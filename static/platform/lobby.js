@@ -49,6 +49,8 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "table") tables.set(msg.table.id, msg.table);
     if (msg.type === "removed") tables.delete(msg.table_id);
+    // the matchmaking queue seated this player at a new ranked table (PROTOCOL.md "Matchmaking"): go there
+    if (msg.type === "matched" && Number.isInteger(msg.table)) { location.assign(`/tables/${msg.table}/`); return; }
     renderTables();
   };
   ws.onclose = () => setTimeout(connect, 2000);
