@@ -46,6 +46,7 @@ def queue_match(*, game: str, seats: int) -> list[int]:
     """Seat whoever can be seated now for this game and size; returns the new tables' ids."""
     made: list[int] = []
     with transaction.atomic():
+        QueueEntry.objects.filter(game=game, seats=seats, user__is_active=False).delete()  # banned while waiting
         entries = list(QueueEntry.objects.select_for_update().filter(game=game, seats=seats).select_related("user"))
         if len(entries) < seats:
             return made

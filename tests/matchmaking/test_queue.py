@@ -83,3 +83,14 @@ def test_the_band_widens_with_the_wait_and_the_sweep_seats_them(clock: Clock) ->
     clock.advance(25)
     assert queue_sweep() == 1  # 650 >= 600
     assert not QueueEntry.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_banned_while_waiting_is_never_seated(clock: Clock) -> None:
+    ada, bea, cy = user("ada"), user("bea"), user("cy")
+    client(ada).post("/api/queue/", {"game": "zwicker", "seats": 2}, format="json")
+    User.objects.filter(pk=ada.pk).update(is_active=False)
+    client(bea).post("/api/queue/", {"game": "zwicker", "seats": 2}, format="json")
+    assert not Table.objects.exists() and not QueueEntry.objects.filter(user=ada).exists()
+    client(cy).post("/api/queue/", {"game": "zwicker", "seats": 2}, format="json")
+    assert sorted(s.user.username for s in Table.objects.get().seat_set.all()) == ["bea", "cy"]
