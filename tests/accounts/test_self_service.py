@@ -19,6 +19,7 @@ from accounts.services import token_for
 from accounts.signals import credentials_changed
 from games.models import ChatMessage, Match
 from games.services import chat_post
+from moderation.models import Report
 from people.models import Block, Follow
 from tests.conftest import run_jobs
 from tests.games.factories import started_table, user
@@ -243,6 +244,8 @@ def test_export_holds_everything_kept_about_the_account_and_no_secret(clock: Any
     Follow.objects.create(follower=ana, followee=bob)
     Block.objects.create(blocker=ana, blocked=bob)
     Block.objects.create(blocker=bob, blocked=ana)  # bob's choice: not ana's to read
+    Report.objects.create(reporter=ana, reported=bob, reason="abuse", text="rude")
+    Report.objects.create(reporter=bob, reported=ana, reason="cheating")  # nor is bob's report
     r = api_as(ana).get("/api/me/export/")
     assert r.status_code == 200 and "attachment" in r["Content-Disposition"]
     data = r.json()
@@ -252,6 +255,7 @@ def test_export_holds_everything_kept_about_the_account_and_no_secret(clock: Any
     assert [(row["match_id"], row["seat"]) for row in records["games.matchplayer"]] == [(match.pk, 0)]
     assert [row["followee_id"] for row in records["people.follow"]] == [bob.pk]
     assert [(row["blocker_id"], row["blocked_id"]) for row in records["people.block"]] == [(ana.pk, bob.pk)]
+    assert [(row["reported_id"], row["text"]) for row in records["moderation.report"]] == [(bob.pk, "rude")]
     assert "authtoken.token" not in records
     text = r.content.decode()
     assert token_for(user=ana) not in text and ana.password not in text
