@@ -68,8 +68,12 @@ def test_people_pages_in_every_language_and_size_then_follow_challenge_accept(br
     assert not problems, "\n".join(problems)
     desk.goto("/settings/")
     assert desk.locator("h1").inner_text() == "Réglages"  # the account's language (the last pass: French)
-    # Follow from the profile, then accept the challenge on the friends page: seated at its table.
+    # Report from the profile (moderation's endpoint), follow, then accept the challenge on the friends page.
     desk.goto("/u/bob-people/")
+    desk.click("[data-testid=report-open]")
+    desk.select_option("[data-testid=report-reason]", "abuse")
+    desk.click("[data-testid=report-submit]")
+    desk.wait_for_selector("[data-testid=profile-actions-status]:has-text('modérateurs')")
     desk.click("[data-testid=follow-button]")
     desk.wait_for_selector("[data-testid=follow-button][data-action=unfollow]")
     desk.goto("/friends/")
