@@ -280,6 +280,15 @@ WS_MAX_MESSAGE_BYTES = 4096
 WS_MAX_ACTIONS_PER_SECOND = int(os.environ.get("WS_MAX_ACTIONS_PER_SECOND", "20"))
 # Fair races: every table socket is pinged this often (after a quick warm-up) to measure its round trip; 0: never.
 WS_PING_SECONDS = float(os.environ.get("WS_PING_SECONDS", "2"))
+# Fair play (PROTOCOL.md, docs/deployment-round-trips.md): the round trip a race uses is at most the
+# transport's own (the kernel's TCP round trip here, or a trusted proxy's X-Proxy-Tcp-Rtt-Us); pongs more than
+# RTT_SLACK_MS above it count as `rtt_inflated`. TRUSTED_PROXIES: addresses or networks (and "unix") of the
+# deployment's proxies, the only peers whose header is believed. Without any bound, pongs count for at
+# most RTT_UNBOUNDED_CAP_MS (0: such a socket's claims are judged on arrival).
+RTT_SLACK_MS = int(os.environ.get("RTT_SLACK_MS", "40"))
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+RTT_UNBOUNDED_CAP_MS = int(os.environ.get("RTT_UNBOUNDED_CAP_MS", "0"))
+MIN_REACTION_MS_DEFAULT = int(os.environ.get("MIN_REACTION_MS_DEFAULT", "100"))
 
 # Who is asking (accounts/throttling.py): REMOTE_ADDR, or behind n proxies of ours the address the
 # outermost saw (n-th entry from the right of X-Forwarded-For). 0 unless such proxies set that header.

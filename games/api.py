@@ -17,6 +17,7 @@ from web.query import OneOfField, QuerySerializer, query_params
 
 ZOMBIE = TABLE_OPTIONS["zombie_seconds"]
 LAG_CAP = TABLE_OPTIONS["lag_cap_ms"]
+MIN_REACTION = TABLE_OPTIONS["min_reaction_ms"]
 
 
 class PlatformApi(APIView):
@@ -38,6 +39,7 @@ class TableSerializer(serializers.Serializer):
     match = serializers.IntegerField(allow_null=True)
     zombie_seconds = serializers.IntegerField(help_text=ZOMBIE.help + " (an extension of PROTOCOL.md)")
     lag_cap_ms = serializers.IntegerField(help_text=LAG_CAP.help + " (PROTOCOL.md \"Fair races\")")
+    min_reaction_ms = serializers.IntegerField(help_text=MIN_REACTION.help + " (PROTOCOL.md \"Fair play\")")
 
 
 class TableCreateIn(serializers.Serializer):
@@ -56,6 +58,11 @@ class TableCreateIn(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text=f"{LAG_CAP.help}: {LAG_CAP.minimum} to {LAG_CAP.maximum}, default {LAG_CAP.default}",
+    )
+    min_reaction_ms = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text=f"{MIN_REACTION.help}: {MIN_REACTION.minimum} to {MIN_REACTION.maximum}, default {MIN_REACTION.default}",
     )
 
 

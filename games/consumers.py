@@ -145,7 +145,10 @@ class TableConsumer(PlatformConsumer):
         self.present_as: int | None = None  # the user this socket makes present at the table
         self.rtt = RttEstimator(unbounded_cap_ms=settings.RTT_UNBOUNDED_CAP_MS)
         # Fair play: the transport's round trip bounds the pongs' (live/transport_rtt.py); None: nothing vouches
-        self.rtt_bound = transport_rtt.bound_source(self.scope, transport_rtt.trusted_networks(settings.TRUSTED_PROXIES))
+        self.rtt_bound = transport_rtt.bound_source(
+            transport_rtt.transport_of(self.base_send), self.scope.get("headers") or (),
+            transport_rtt.trusted_networks(settings.TRUSTED_PROXIES),
+        )
         self.rtt.bound_ms = None if self.rtt_bound is None else self.rtt_bound()
         self.pinger: asyncio.TimerHandle | None = None  # the next ping, while the socket is open
         self.pings_sent = 0

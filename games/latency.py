@@ -112,10 +112,16 @@ class RttEstimator:
         return fair_rtt_ms(self.pong_ms, self.bound_ms, self.unbounded_cap_ms)
 
     def newly_inflated(self, slack_ms: int, min_samples: int = 3) -> bool:
-        """True once per socket: its pongs (a robust median of `min_samples` or more) run over bound + slack."""
+        """True once per socket: every one of its last pongs (`min_samples` or more) ran over bound + slack.
+
+        The fastest of them, not their median: an honest pong waits now and then
+        behind a busy client or server (a loaded machine put honest medians 40 ms
+        over the kernel's figure), while a client that holds its pongs back holds
+        back every one.
+        """
         if self.inflation_counted or len(self.samples) < min_samples:
             return False
-        if not inflated(self.pong_ms, self.bound_ms, slack_ms):
+        if not inflated(int(round(min(self.samples))), self.bound_ms, slack_ms):
             return False
         self.inflation_counted = True
         return True

@@ -48,7 +48,7 @@ def table_payload(table: Table) -> dict[str, Any]:
     ]
     row = (
         table.pk, table.game, table.seats, table.options, table.ranked, table.status, table.host.username,
-        table.current_match_id, table.dealer, table.zombie_seconds, table.lag_cap_ms,
+        table.current_match_id, table.dealer, table.zombie_seconds, table.lag_cap_ms, table.min_reaction_ms,
     )
     return _table_dict(row, players, series_status(table) if table.options.get("series") else None)
 
@@ -65,7 +65,7 @@ def _player(seat: int, username: str, bot_level: str, zombie: bool, present: boo
 def _table_dict(row: tuple[Any, ...], players: list[dict[str, Any]], series: dict[str, Any] | None) -> dict[str, Any]:
     """The table payload of PROTOCOL.md, from the table's values in _TABLE_PAYLOAD's column order
     (the ORM's path and the one-query path share it)."""
-    table_id, game, seats, options, ranked, status, host, match_id, dealer, zombie_seconds, lag_cap_ms = row
+    table_id, game, seats, options, ranked, status, host, match_id, dealer, zombie_seconds, lag_cap_ms, min_reaction_ms = row
     return {
         "id": table_id,
         "game": game,
@@ -79,6 +79,7 @@ def _table_dict(row: tuple[Any, ...], players: list[dict[str, Any]], series: dic
         "dealer": dealer,
         "zombie_seconds": zombie_seconds,  # an extension (PROTOCOL.md: extending is fine)
         "lag_cap_ms": lag_cap_ms,  # Fair races: how much of a round trip a race compensates
+        "min_reaction_ms": min_reaction_ms,  # Fair play: a claim judged sooner after its card is an anticipation
         "series": series,
     }
 
@@ -94,7 +95,7 @@ def _round_trips_by_user(links: list[tuple[int, int | None]]) -> dict[int, int]:
 
 # alive_connections() per seat: the longest round trip of the seat's player's sockets whose process beats.
 _SEAT_ROUND_TRIPS = """
-SELECT t.lag_cap_ms, s.seat, s.bot_level, s.zombie,
+SELECT t.lag_cap_ms, s.seat, s.bot_level, s.zombie, t.min_reaction_ms,
        (SELECT max(c.rtt_ms) FROM games_tableconnection c JOIN games_webprocess p ON p.id = c.process_id
          WHERE c.table_id = s.table_id AND c.user_id = s.user_id AND p.seen_at >= %s) AS rtt
   FROM games_seat s JOIN games_table t ON t.id = s.table_id
@@ -102,8 +103,8 @@ SELECT t.lag_cap_ms, s.seat, s.bot_level, s.zombie,
 """
 
 
-def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int]]:
-    """The table's `lag_cap_ms`, and the round trip of each seat a race must wait for, in one query.
+def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int], int]:
+    """The table's `lag_cap_ms`, the round trip of each seat a race must wait for, and its `min_reaction_ms`, in one query.
 
     A human seat counts with the longest round trip of its player's live
     sockets (a claim from the slower one could still arrive); a bot seat, a
@@ -116,7 +117,7 @@ def seat_round_trips(*, table_id: int) -> tuple[int, dict[int, int]]:
     return _seat_round_trips(rows)
 
 
-async def seat_round_trips_async(*, conn: Any, table_id: int) -> tuple[int, dict[int, int]]:
+async def seat_round_trips_async(*, conn: Any, table_id: int) -> tuple[int, dict[int, int], int]:
     """`seat_round_trips` on the event loop's connection (live/async_db.py; the async fast path's race claims)."""
     async with conn.cursor() as cursor:
         await cursor.execute(_SEAT_ROUND_TRIPS, [lease_cutoff(), table_id])
@@ -124,13 +125,13 @@ async def seat_round_trips_async(*, conn: Any, table_id: int) -> tuple[int, dict
     return _seat_round_trips(rows)
 
 
-def _seat_round_trips(rows: list[tuple[Any, ...]]) -> tuple[int, dict[int, int]]:
-    cap, out = 0, {}
-    for lag_cap, seat, bot, zombie, rtt in rows:
-        cap = lag_cap
+def _seat_round_trips(rows: list[tuple[Any, ...]]) -> tuple[int, dict[int, int], int]:
+    cap, out, floor = 0, {}, 0
+    for lag_cap, seat, bot, zombie, min_reaction, rtt in rows:
+        cap, floor = lag_cap, min_reaction
         if seat is not None and not bot and not zombie and rtt is not None:
             out[seat] = rtt
-    return cap, out
+    return cap, out, floor
 
 
 def overdue_timers(*, grace_ms: int) -> list[tuple[int, str]]:
@@ -183,7 +184,7 @@ def series_from_outcomes(outcomes: list[dict[str, Any] | None]) -> dict[str, Any
 # are alive_connections() per seat; one query stands for table_payload's three or four.
 _TABLE_PAYLOAD = """
 SELECT t.id, t.game, t.seats, t.options, t.ranked, t.status, h.username, t.current_match_id, t.dealer,
-       t.zombie_seconds, t.lag_cap_ms, s.seat, u.username, s.bot_level, s.zombie,
+       t.zombie_seconds, t.lag_cap_ms, t.min_reaction_ms, s.seat, u.username, s.bot_level, s.zombie,
        (SELECT count(*) FROM {conn} c JOIN {proc} p ON p.id = c.process_id
          WHERE c.table_id = t.id AND c.user_id = s.user_id AND p.seen_at >= %s),
        (SELECT max(c.rtt_ms) FROM {conn} c JOIN {proc} p ON p.id = c.process_id
@@ -226,7 +227,7 @@ def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
         if seat is not None
     ]
     series = series_status(Table.objects.get(pk=table_id)) if options.get("series") else None
-    return _table_dict((*first[:3], options, bool(first[4]), *first[5:11]), players, series)
+    return _table_dict((*first[:3], options, bool(first[4]), *first[5:12]), players, series)
 
 
 def table_by_invite(*, code: str) -> Table:

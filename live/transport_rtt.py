@@ -24,14 +24,17 @@ Without either (no TCP socket, not Linux, a proxy not listed, a listed proxy
 that sent no header) there is no bound: `None`, and the consumer caps pongs at
 `RTT_UNBOUNDED_CAP_MS`.
 
-`install_in_daphne` hands each WebSocket's scope a `TransportRtt` for its
-connection (key `transport_rtt`): the one place the consumer can reach the
-connection daphne holds (the scope is built by daphne's protocol, which is
-handed to `Server.create_application`, as live/lean_queue.py uses it).
+The consumer reaches its connection through the `send` daphne hands every
+application: `partial(Server.handle_reply, protocol)` (daphne's
+`create_application`, and live/lean_queue.py's copy of it; fingerprinted in
+tests/live/test_upstream_patches.py), whose protocol holds the Twisted
+transport. Nothing is patched for it; any other server (the in-process test
+communicator) gives no transport, hence no bound.
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import socket
 import struct
@@ -42,7 +45,6 @@ TCP_INFO_RTT_OFFSET = 68  # struct tcp_info: 8 bytes of u8 fields, then u32s; tc
 TCP_INFO_RTTVAR_OFFSET = 72
 TCP_INFO_READ = 104  # enough for every field up to tcpi_rttvar on any kernel since 2.6
 PROXY_RTT_HEADER = b"x-proxy-tcp-rtt-us"
-SCOPE_KEY = "transport_rtt"
 
 
 def kernel_rtt_us(sock: Any) -> tuple[int, int] | None:
@@ -134,43 +136,27 @@ def _peer_of(transport: Any) -> str | None:
     return None
 
 
-def bound_source(scope: dict[str, Any], trusted: tuple[frozenset[str], tuple[Any, ...]]) -> Callable[[], float | None] | None:
-    """What the socket of `scope` asks at every pong for its bound in ms; None when nothing can vouch for one.
+def transport_of(send: Any) -> Any | None:
+    """The Twisted transport behind an ASGI `send` daphne made (`partial(handle_reply, protocol)`), else None."""
+    if isinstance(send, functools.partial) and send.args and getattr(send.func, "__name__", "") == "handle_reply":
+        return getattr(send.args[0], "transport", None)
+    return None
 
+
+def bound_source(
+    transport: Any | None, headers: Iterable[tuple[bytes, bytes]], trusted: tuple[frozenset[str], tuple[Any, ...]]
+) -> Callable[[], float | None] | None:
+    """What a socket asks at every pong for its bound in ms; None when nothing can vouch for one.
+
+    `transport`: the connection's (`transport_of`), None without one; `headers`: the handshake's.
     A trusted proxy's header wins (the kernel here only sees the proxy's hop);
     a peer that is not a listed proxy is the client itself, measured by the
     kernel. A listed proxy that sent no header gives no bound.
     """
-    probe = scope.get(SCOPE_KEY)
-    if not isinstance(probe, TransportRtt):
+    if transport is None:
         return None
+    probe = TransportRtt(transport)
     if is_trusted(probe.peer, trusted):
-        measured = header_rtt_ms(scope.get("headers") or ())
+        measured = header_rtt_ms(headers)
         return None if measured is None else (lambda: measured)
     return probe.kernel_ms
-
-
-def install_in_daphne() -> None:
-    """Give every WebSocket scope daphne builds from now on its connection's `TransportRtt` (idempotent).
-
-    Wraps whatever `Server.create_application` is at the time (live/lean_queue.py's), so call it after that.
-    """
-    from daphne.server import Server
-
-    current = Server.create_application
-    if getattr(current, "_with_transport_rtt", False):
-        return
-
-    def create_application(self: Any, protocol: Any, scope: dict[str, Any]) -> Any:
-        if scope.get("type") == "websocket" and getattr(protocol, "transport", None) is not None:
-            scope[SCOPE_KEY] = TransportRtt(protocol.transport)
-        return current(self, protocol, scope)
-
-    create_application._with_transport_rtt = True  # type: ignore[attr-defined]
-    Server.create_application = create_application  # type: ignore[method-assign]
-
-
-def installed_in_daphne() -> bool:
-    from daphne.server import Server
-
-    return bool(getattr(Server.create_application, "_with_transport_rtt", False))

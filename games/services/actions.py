@@ -38,6 +38,9 @@ from games.models import (
 from games.registry import get_bot, get_rules
 from live import async_db, bus, wire
 
+# (lag_cap_ms, round trip per seat, min_reaction_ms): selectors.seat_round_trips; a pair without the floor means 0
+RoundTrips = tuple[int, dict[int, int], int] | tuple[int, dict[int, int]]
+
 log = logging.getLogger(__name__)
 
 
@@ -193,7 +196,7 @@ class _FastPlan:
 
 def _fast_plan(
     entry: match_cache.Cached, *, seat: int, action: dict[str, Any], action_id: str, rtt_ms: int | None,
-    received_at: datetime.datetime | None, round_trips: tuple[int, dict[int, int]] | None = None,
+    received_at: datetime.datetime | None, round_trips: RoundTrips | None = None,
 ) -> _FastPlan | None:
     """The action decided on `entry`, or None when the locked path must decide.
 
@@ -286,7 +289,7 @@ async def action_submit_cached(
     async with async_db.connection() as conn:
         round_trips = None
         if action["kind"] in getattr(rules, "races", ()):
-            round_trips = await selectors.seat_round_trips_async(conn=conn, table_id=entry.table_id) if entry.table_id else (0, {})
+            round_trips = await selectors.seat_round_trips_async(conn=conn, table_id=entry.table_id) if entry.table_id else (0, {}, 0)
         plan = _fast_plan(
             entry, seat=seat, action=action, action_id=action_id, rtt_ms=rtt_ms, received_at=received_at,
             round_trips=round_trips,
@@ -380,7 +383,7 @@ def _decide(
 def _rules_decide(
     rules: Any, state: Any, seat: int | None, action: dict[str, Any], now: int, *, table_id: int | None, seats: int,
     started_at: datetime.datetime, rtt_ms: int | None, received_at: datetime.datetime | None,
-    round_trips: tuple[int, dict[int, int]] | None = None,
+    round_trips: RoundTrips | None = None,
 ) -> list[dict[str, Any]]:
     """The rules' events, a race claim timed by `race_timing` (every path: the locked row's state or the cache's)."""
     rng = random.Random(secrets.randbits(64))
@@ -427,7 +430,7 @@ def bots_plan(*, match_id: int, seq: int) -> int:
 
 def race_timing(
     *, table_id: int | None, seats: int, seat: int, now: int, rtt_ms: int | None, received_ms: int | None = None,
-    round_trips: tuple[int, dict[int, int]] | None = None,
+    round_trips: RoundTrips | None = None,
 ) -> Timing:
     """How a race claim of `seat` arriving at match time `now` is timed (PROTOCOL.md "Fair races").
 
@@ -443,8 +446,9 @@ def race_timing(
     time counts from there, so the server's own queueing is nobody's loss.
     """
     if round_trips is None:  # `round_trips`: that query's answer, read by the caller (the event loop's fast path)
-        round_trips = selectors.seat_round_trips(table_id=table_id) if table_id else (0, {})
-    lag_cap, seat_rtts = round_trips
+        round_trips = selectors.seat_round_trips(table_id=table_id) if table_id else (0, {}, 0)
+    lag_cap, seat_rtts = round_trips[0], round_trips[1]
+    floor = round_trips[2] if len(round_trips) > 2 else 0  # the table's human floor (PROTOCOL "Fair play")
     own = compensation_ms(rtt_ms, lag_cap)
     # A race waits comp[s] - own after this claim; the result must reach the screens within
     # lag_cap_ms, settlement and delivery included, so the wait keeps RACE_SETTLE_MARGIN_MS of
@@ -454,7 +458,7 @@ def race_timing(
     if 0 <= seat < len(comps):
         comps[seat] = own
     reached = now if received_ms is None else max(0, min(now, received_ms))
-    return Timing(arrival_ms=now, judged_ms=reached - own, comp_ms=tuple(comps))
+    return Timing(arrival_ms=now, judged_ms=reached - own, comp_ms=tuple(comps), min_reaction_ms=floor)
 
 
 def _match_finish(match: Match, outcome: dict[str, Any]) -> None:

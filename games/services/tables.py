@@ -20,7 +20,7 @@ from games.models import (
 )
 from games.registry import get_rules, public_slugs
 from games.services.matches import _match_create
-from games.table_options import table_options_resolve
+from games.table_options import table_options_check_ranked, table_options_resolve
 from live import bus
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ def table_create(
     capped: bool = True,
     zombie_seconds: int | None = None,
     lag_cap_ms: int | None = None,
+    min_reaction_ms: int | None = None,
 ) -> Table:
     """A new open table; the host sits at seat 0 unless `sit` is false (a table of bots to watch).
 
@@ -53,7 +54,8 @@ def table_create(
     unbounded, one account fills the lobby with tables nobody can tell from real ones. Tables the
     platform organises (`table_create_for`, `capped=False`) start at once and are not a person's.
     `zombie_seconds` (games/table_options.py; None: the default) is how long a player may be away
-    before a bot plays for them; `lag_cap_ms` how much of a player's round trip a race compensates.
+    before a bot plays for them; `lag_cap_ms` how much of a player's round trip a race compensates;
+    `min_reaction_ms` the human floor of its races (0, no floor, only at an unranked table: 400 `bad_option`).
     """
     rules = _rules_or_400(game)
     if isinstance(seats, bool) or not isinstance(seats, int) or not rules.min_seats <= seats <= rules.max_seats:
@@ -68,13 +70,14 @@ def table_create(
         rules.setup(seats, options, random.Random(0))
     except RuleError as e:
         raise errors.bad_request(e.message, e.code) from None
-    own = table_options_resolve({"zombie_seconds": zombie_seconds, "lag_cap_ms": lag_cap_ms})
+    own = table_options_resolve({"zombie_seconds": zombie_seconds, "lag_cap_ms": lag_cap_ms, "min_reaction_ms": min_reaction_ms})
+    table_options_check_ranked(options=own, ranked=bool(ranked))
     with transaction.atomic():
         if capped:
             _open_tables_cap(host)
         table = Table.objects.create(
             game=game, seats=seats, options=options, ranked=bool(ranked), host=host, zombie_seconds=own["zombie_seconds"],
-            lag_cap_ms=own["lag_cap_ms"],
+            lag_cap_ms=own["lag_cap_ms"], min_reaction_ms=own["min_reaction_ms"],
         )
         if sit:
             Seat.objects.create(table=table, seat=0, user=host)
@@ -256,6 +259,7 @@ def table_create_for(
     start: bool = True,
     zombie_seconds: int | None = None,
     lag_cap_ms: int | None = None,
+    min_reaction_ms: int | None = None,
 ) -> Table:
     """A table whose seats are given: `(user, "")` for a person, `(None, level)` for a bot.
 
@@ -264,7 +268,7 @@ def table_create_for(
     """
     table = table_create(
         host=organiser, game=game, seats=len(players), options=options, ranked=ranked, sit=False, capped=False,
-        zombie_seconds=zombie_seconds, lag_cap_ms=lag_cap_ms,
+        zombie_seconds=zombie_seconds, lag_cap_ms=lag_cap_ms, min_reaction_ms=min_reaction_ms,
     )
     with transaction.atomic():
         for number, (person, level) in enumerate(players):

@@ -109,7 +109,8 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   placed cannot be a reaction to it (nobody could yet see it): it is an
   anticipation. It is still a claim in the race (`race_claimed` with
   `"anticipated": true`; the seat's hand lies on the card, so a second smack
-  in that race is `already_smacked`), and it is at once a false smack — the
+  on that card is `already_smacked`, also once its race is settled: no retry
+  until the floor has passed), and it is at once a false smack — the
   rulebook's penalty for a smack on nothing to smack: one card forfeited
   (`smacked` `result: false`, `anticipated: true`; no grace, since it came
   before the card rather than behind a winner). It ranks after every real
@@ -255,6 +256,7 @@ class SmackItRules(GameRules):
             "forfeits": 0,
             "top_at": None,
             "under": None,  # the card the top card was flipped onto (None: an empty centre) [D19]
+            "anticipated": None,  # [opened_ms, seats] that anticipated the smack card placed then [D20]
             "removed": [],
             "turn": d["first"],
             "challenge": None,
@@ -325,6 +327,10 @@ class SmackItRules(GameRules):
         if race is None:
             race = races.open(d["race"], d["opened_ms"], d["eligible"])
         st["race"] = races.with_claim(race, d["claim"], d["comp_ms"])
+        if races.is_anticipation(d["claim"]):  # [D20]: its hand stays on that card
+            before = st.get("anticipated")
+            seats = before[1] if before and before[0] == d["opened_ms"] else []
+            st["anticipated"] = [d["opened_ms"], sorted({*seats, d["claim"]["seat"]})]
         return st
 
     def _on_race_settled(self, state: State, e: Event) -> State:
@@ -512,6 +518,9 @@ class SmackItRules(GameRules):
             if race is not None and any(c["seat"] == s for c in race["claims"]):
                 raise RuleError("already_smacked", "your hand already lies on this card: the race is being judged")
             placed = race["opened_ms"] if race is not None else st["top_at"]
+            ahead = st.get("anticipated")
+            if ahead and ahead[0] == placed and s in ahead[1]:
+                raise RuleError("already_smacked", "your hand came down on this card before anyone could see it")
             if placed is None or timing.judged_ms >= placed:
                 self._claim(tx, s, now_ms, rng, timing)
                 return
@@ -746,7 +755,7 @@ class SmackItRules(GameRules):
         A smack is listed for everyone not out for good — on a smack card it is
         a claim, on anything else a false smack the rules punish (or a late one
         they ignore) — except for a seat whose claim in the pending race is
-        being judged (`already_smacked`). A flip is listed for the turn holder
+        being judged, or who anticipated the smack card on top (`already_smacked`). A flip is listed for the turn holder
         unless a smack card lies on top (`smack_pending`) [D14].
         [D legal] The list is of the state as it stands: a race whose timer is
         late is still pending here, and decide settles it before the action.
@@ -757,7 +766,10 @@ class SmackItRules(GameRules):
         if state["turn"] == seat and state["piles"][seat] and not _smack_on_top(state):
             out.append({"kind": "flip"})
         race = state["race"]
-        if not state["for_good"][seat] and not (race is not None and any(c["seat"] == seat for c in race["claims"])):
+        ahead = state.get("anticipated")
+        placed = race["opened_ms"] if race is not None else state["top_at"]
+        anticipated = bool(ahead) and _smack_on_top(state) and ahead[0] == placed and seat in ahead[1]  # [D20]
+        if not state["for_good"][seat] and not anticipated and not (race is not None and any(c["seat"] == seat for c in race["claims"])):
             out.append({"kind": "smack"})
         return out
 

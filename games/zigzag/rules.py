@@ -152,8 +152,8 @@ judged by reaction time, not by who sits nearer the server.
   no penalty for a grab nobody could make — a player simply does not get a
   card he reached for too soon — so an anticipated take is refused: it ranks
   after every real claim and never gets the card; its claimer keeps his cards
-  as any losing claimant does, and cannot reach for that card again while its
-  race is judged (`claim_pending`). A race of anticipations alone is settled
+  as any losing claimant does, and cannot reach for that card again while it
+  lies in the centre (RuleError `anticipated`; otherwise a retry would be free). A race of anticipations alone is settled
   at once with `winner: null`; the card stays in the centre. With
   `min_reaction_ms` 0 there is no floor.
 - [D] An announcement, a counter and the tour timer settle every open race
@@ -676,6 +676,11 @@ class ZigzagRules(GameRules):
             race["signs"] = {**race["signs"], str(seat): d["pending_signal"]}
         open_races[i] = race
         s["races"] = open_races
+        if races.is_anticipation(d["claim"]):  # [D floor]: that seat does not reach for that card again
+            key = f"{race['take']}@{race['opened_ms']}"
+            ahead = {k: v for k, v in (s.get("anticipated") or {}).items() if int(k.split("@")[0]) in s["centre"]}
+            ahead[key] = sorted({*ahead.get(key, []), seat})
+            s["anticipated"] = ahead
         return s
 
     def _fold_race_settled(self, state: State, e: Event) -> State:
@@ -1159,6 +1164,8 @@ def _claim(tx: Tx, seat: int, move: dict[str, Any], sig: dict[str, Any] | None, 
     race = next((r for r in state["races"] if r["take"] == take), None)
     opened_ms = race["opened_ms"] if race is not None else _centre_at(state)[state["centre"].index(take)]
     t = _judged(timing, now_ms, opened_ms)
+    if seat in (state.get("anticipated") or {}).get(f"{take}@{opened_ms}", ()):
+        raise RuleError("anticipated", "you reached for this card before anyone could see it: it is not yours to take")
     if race is None:
         rid = f"take:{state['manche']}.{state['tour']}.{state.get('race_count', 0) + 1}"
         race = races.open(rid, opened_ms, range(state["seats"]))

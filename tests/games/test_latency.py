@@ -142,9 +142,14 @@ def racey() -> Any:
     registry.unregister("racey")
 
 
-def race_table(lag_cap_ms: int | None = None, players: int = 2, bots: int = 0) -> tuple[Table, Match, list[Any]]:
+def race_table(
+    lag_cap_ms: int | None = None, players: int = 2, bots: int = 0, min_reaction_ms: int = 0
+) -> tuple[Table, Match, list[Any]]:
+    """A started table of the race test game; `min_reaction_ms` 0 (no human floor): these claims come at once."""
     humans = [user(f"r{i}-{Table.objects.count()}") for i in range(players)]
-    table = services.table_create(host=humans[0], game="racey", seats=players + bots, lag_cap_ms=lag_cap_ms)
+    table = services.table_create(
+        host=humans[0], game="racey", seats=players + bots, lag_cap_ms=lag_cap_ms, min_reaction_ms=min_reaction_ms
+    )
     for h in humans[1:]:
         services.table_join(table_id=table.pk, user=h)
     for _ in range(bots):
@@ -219,7 +224,7 @@ def test_bots_zombies_and_absent_seats_are_not_compensated(racey: Any) -> None:
     assert claim["claim"]["judged_ms"] == claim["claim"]["arrival_ms"]  # a bot: round trip 0, whatever is passed
     assert claim["comp_ms"] == [60, 0, 0]  # b has no socket; the bot 0
     Seat.objects.filter(table=table, seat=0).update(zombie=True)
-    assert selectors.seat_round_trips(table_id=table.pk) == (200, {})
+    assert selectors.seat_round_trips(table_id=table.pk) == (200, {}, 0)
 
 
 @pytestmark_db
@@ -272,8 +277,13 @@ def tiny_table() -> tuple[Table, Match, list[str]]:
 
 
 async def pinged_socket(settings: Any, seat: int) -> tuple[Table, Any]:
-    """A two-player table and `seat`'s socket, pinged every 2 s (the ping tests' start)."""
+    """A two-player table and `seat`'s socket, pinged every 2 s (the ping tests' start).
+
+    The in-process communicator has no transport, so nothing bounds its pongs (live/transport_rtt.py): these
+    tests stand for a deployment that counts unbounded pongs (RTT_UNBOUNDED_CAP_MS above them).
+    """
     settings.WS_PING_SECONDS = 2
+    settings.RTT_UNBOUNDED_CAP_MS = 500
     table, _match, tokens = await tiny_table()
     comm, _ = await connect(table.pk, tokens[seat])
     return table, comm
@@ -384,3 +394,30 @@ async def test_the_claiming_process_fires_the_race_timer_itself(settings: Any, r
     assert settled["events"][0]["data"]["winner"] == 0
     assert 0.1 <= waited <= 1.0, waited  # the 120 ms window, not the scheduler (nobody runs the manual queue here)
     await me.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_pongs_nobody_vouches_for_count_for_nothing_by_default(settings: Any) -> None:
+    """No transport bounds an in-process socket (PROTOCOL "Fair play"): with RTT_UNBOUNDED_CAP_MS 0 its late pongs buy 0 ms."""
+    settings.WS_PING_SECONDS = 2
+    settings.RTT_UNBOUNDED_CAP_MS = 0
+    table, _match, tokens = await tiny_table()
+    comm, _ = await connect(table.pk, tokens[1])
+    for _ in range(3):
+        ping = await asyncio.wait_for(next_of(comm, "ping"), 2)
+        await asyncio.sleep(0.06)
+        await comm.send_json_to({"type": "pong", "n": ping["n"]})
+
+    @database_sync_to_async
+    def stored() -> int | None:
+        return TableConnection.objects.filter(table=table).values_list("rtt_ms", flat=True).first()
+
+    rtt = None
+    for _ in range(50):
+        rtt = await stored()
+        if rtt is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert rtt == 0, "60 ms of pongs, and nothing the transport measured: nothing compensated"
+    await comm.disconnect()

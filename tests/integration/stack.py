@@ -30,6 +30,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
 
+_ADOPT = (
+    "import os, sys; os.dup2(int(sys.argv[1]), 3); os.environ.update(LISTEN_PID=str(os.getpid()), LISTEN_FDS='1', LISTEN_FDNAMES='web'); "
+    "os.execv(sys.argv[2], sys.argv[2:])"
+)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -50,12 +56,18 @@ class Stack:
     def ws(self, i: int = 0) -> str:
         return f"ws://127.0.0.1:{self.ports[i]}"
 
-    def start_web(self, port: int | None = None) -> int:
+    def start_web(self, port: int | None = None, fd: int | None = None) -> int:
+        """A daphne on 127.0.0.1:`port`, and also on the listening socket `fd` when given (another namespace's)."""
         port = port or free_port()
         log = open(self.logs / f"daphne-{port}.log", "ab")
+        cmd = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+        if fd is not None:
+            # Twisted adopts an inherited listening socket the systemd way (fd 3, LISTEN_PID, LISTEN_FDS, _FDNAMES): a small
+            # exec wrapper puts it there under daphne's own pid.
+            cmd[-1:] = ["-e", "systemd:domain=INET:index=0", "config.asgi:application"]
+            cmd = [PYTHON, "-c", _ADOPT, str(fd), *cmd]
         proc = subprocess.Popen(
-            [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, pass_fds=() if fd is None else (fd,),
         )
         self.web.append(proc)
         self.ports.append(port)

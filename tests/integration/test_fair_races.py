@@ -1,11 +1,13 @@
 """Fair races through real sockets with real network delay (issue 16).
 
 Real daphne + Celery on PostgreSQL + Redis; two players race for Smack It!
-smack cards. "near" connects directly, "far" through a TCP proxy that delays
-every byte both ways (tests/support/delayproxy.py: no root, no netem). Each
+smack cards. "near" connects directly, "far" through a delay line the kernel's TCP sees
+(tests/support/delayline.py: two network namespaces and a userspace wire; a
+TCP proxy would hide the delay from the kernel, whose round trip now bounds
+the compensation: PROTOCOL.md "Fair play"). Needs root, else skipped. Each
 smacks a fixed time after its own socket received the smack card, the moment
 its screen could show it, and both answer the server's pings as the browser
-does. The server knows nothing of the proxy: it measures the round trips.
+does. The server knows nothing of the line: it measures the round trips.
 
 - inside the cap (60 ms each way, 120 ms round trip, lag_cap_ms 200), the far
   player reacting 60 ms faster wins at least 9 of 10 races;
@@ -23,8 +25,10 @@ import asyncio
 
 import pytest
 
-from tests.integration.stack import register, stack
+from tests.integration.stack import register
 from tests.integration.test_processes import needs_services
+from tests.support.delayline import unavailable
+from tools.loadtest import fair_play
 from tools.loadtest.races import race_once
 
 pytestmark = [pytest.mark.processes, pytest.mark.services, needs_services, pytest.mark.timeout(400)]
@@ -34,25 +38,26 @@ RACES = 10
 
 
 def test_the_faster_reactor_wins_through_a_slow_line_inside_the_cap_and_the_near_player_beyond_it() -> None:
-    from tests.support.delayproxy import delayed
-
-    with stack(services=True) as s:
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with fair_play.platform(services=True) as p:
         try:
-            base, port = s.url(), s.ports[0]
+            base = p.s.url()
             results = {}
             for delay in (60, 180):
-                with delayed(port, delay) as proxy:
-                    tokens = (register(base, f"near{delay}"), register(base, f"far{delay}"))
-                    results[delay] = asyncio.run(
-                        race_once(base, s.ws(), f"ws://127.0.0.1:{proxy.port}", tokens, delay_ms=delay, lag_cap_ms=200,
-                                  races=RACES, near_ms=NEAR_MS, far_ms=FAR_MS, timeout=150)
-                    )
+                p.line.set_delay(delay)
+                tokens = (register(base, f"near{delay}"), register(base, f"far{delay}"))
+                results[delay] = asyncio.run(
+                    race_once(base, p.s.ws(), p.line_ws, tokens, delay_ms=delay, lag_cap_ms=200, races=RACES,
+                              near_ms=NEAR_MS, far_ms=FAR_MS, timeout=150, far_sock=p.line_socket())
+                )
             inside, beyond = results[60], results[180]
             assert inside.races >= RACES and beyond.races >= RACES, (inside, beyond)
-            # The server measured the proxy's round trip itself (nobody told it): about 2 x 60 ms.
+            # The server measured the line's round trip itself (nobody told it): about 2 x 60 ms.
             assert inside.far_rtt_ms is not None and 110 <= inside.far_rtt_ms <= 250, inside
             assert inside.faster_won >= 9, inside
             assert beyond.races - beyond.faster_won >= 9, beyond  # the near player won those
         except BaseException:
-            print(s.log_text())
+            print(p.s.log_text())
             raise

@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 CLONE_NEWNET = 0x40000000
 TUNSETIFF = 0x400454CA
@@ -226,6 +228,20 @@ def delay_line(one_way_ms: float) -> Iterator[DelayLine]:
                 line.proc.wait(timeout=5)
         for ns in (srv, cli):
             subprocess.run(["ip", "netns", "del", ns], check=False, capture_output=True)
+
+
+
+@pytest.fixture
+def delayline() -> Iterator[DelayLine]:
+    """A fresh delay line of 40 ms each way (80 ms round trip); skips, saying why, only without root or TUN.
+
+    A test module uses it with `from tests.support.delayline import delayline  # noqa: F401`.
+    """
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with delay_line(40.0) as line:
+        yield line
 
 
 if __name__ == "__main__":

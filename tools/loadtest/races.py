@@ -5,7 +5,9 @@ processes: "near" connects directly, "far" through a TCP proxy that delays
 every byte by the one-way time given (tests/support/delayproxy.py). Each
 player smacks a fixed reaction time after its own socket received the smack
 card (the moment its screen could show it); the far player reacts faster.
-Both answer the server's pings at once, as the browser does.
+Both answer the server's pings at once, as the browser does (a cheating
+client of the security tests answers them `pong_delay_ms` late, and may reach
+the server through a socket of its own: tests/support/delayline.py).
 
 For each delay, with compensation (`lag_cap_ms` 200) and without (0), it
 prints how many races the faster reactor won, and the extra time the race
@@ -23,8 +25,10 @@ import contextlib
 import itertools
 import json
 import os
+import socket
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,10 +58,13 @@ class Racer:
     claims: list[dict[str, Any]] = field(default_factory=list)
     race_due: dict[tuple[Any, str], int] = field(default_factory=dict)  # (match, race) -> due_ms of its race:<id> timer
     rtt_seen: int | None = None
+    pong_delay_ms: float = 0.0  # > 0: a client faking a slower line by answering pings late (its cards are not late)
+    connect_sock: Callable[[], socket.socket] | None = None  # a connected socket of its own (another namespace's)
     _pending_card: float | None = None
 
     async def run(self, stop: asyncio.Event, on_finished: Any) -> None:
-        async with websockets.connect(self.url, max_size=2**22, compression=None) as ws:
+        sock = None if self.connect_sock is None else await asyncio.to_thread(self.connect_sock)
+        async with websockets.connect(self.url, max_size=2**22, compression=None, sock=sock) as ws:
             self.ws = ws
             reader = asyncio.create_task(self._read(ws, on_finished))
             await stop.wait()
@@ -78,7 +85,11 @@ class Racer:
             msg = json.loads(raw)
             kind = msg.get("type")
             if kind == "ping":
-                await self._send({"type": "pong", "n": msg["n"]})  # at once, as static/platform/table.js does
+                pong = {"type": "pong", "n": msg["n"]}
+                if self.pong_delay_ms > 0:
+                    asyncio.get_running_loop().call_later(self.pong_delay_ms / 1000, lambda p=pong: asyncio.ensure_future(self._send(p)))
+                else:
+                    await self._send(pong)  # at once, as static/platform/table.js does
                 continue
             if kind == "hello":
                 self.seat, self.view, self.match = msg.get("seat"), msg.get("view"), msg.get("match")
@@ -142,16 +153,29 @@ class Outcome:
     timer_late_ms: list[float] = field(default_factory=list)  # settled at t_ms this long after its timer was due
     far_rtt_ms: int | None = None
     reactions: list[tuple[int, int]] = field(default_factory=list)  # (far's judged reaction, near's) per race
+    far_won: int = 0
+    near_won: int = 0
+    far_anticipated: int = 0  # far's claims below the table's human floor (never winners)
 
 
 async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str], *, delay_ms: int, lag_cap_ms: int,
-                    races: int, near_ms: float, far_ms: float, timeout: float, verbose: bool = False) -> Outcome:
-    """One table, near at seat 0 and far at seat 1, until `races` smack races were settled."""
-    table = await asyncio.to_thread(api, base, "POST", "/api/tables/",
-                                    {"game": "smackit", "seats": 2, "options": OPTIONS, "lag_cap_ms": lag_cap_ms}, tokens[0])
+                    races: int, near_ms: float, far_ms: float, timeout: float, verbose: bool = False,
+                    min_reaction_ms: int | None = None, far_pong_delay_ms: float = 0.0,
+                    far_sock: Callable[[], socket.socket] | None = None,
+                    near_sock: Callable[[], socket.socket] | None = None) -> Outcome:
+    """One table, near at seat 0 and far at seat 1, until `races` smack races were settled.
+
+    `far_pong_delay_ms`: far answers pings that late (a fake slow line); `far_sock`/`near_sock`: how each
+    connects (a socket of its own, e.g. in the delay line's client namespace); `min_reaction_ms`: the table's floor.
+    """
+    body: dict[str, Any] = {"game": "smackit", "seats": 2, "options": OPTIONS, "lag_cap_ms": lag_cap_ms}
+    if min_reaction_ms is not None:
+        body["min_reaction_ms"] = min_reaction_ms
+    table = await asyncio.to_thread(api, base, "POST", "/api/tables/", body, tokens[0])
     await asyncio.to_thread(api, base, "POST", f"/api/tables/{table['id']}/join/", {"seat": 1}, tokens[1])
-    near = Racer("near", f"{ws_near}/ws/tables/{table['id']}/?token={tokens[0]}", near_ms)
-    far = Racer("far", f"{ws_far}/ws/tables/{table['id']}/?token={tokens[1]}", far_ms)
+    near = Racer("near", f"{ws_near}/ws/tables/{table['id']}/?token={tokens[0]}", near_ms, connect_sock=near_sock)
+    far = Racer("far", f"{ws_far}/ws/tables/{table['id']}/?token={tokens[1]}", far_ms,
+                pong_delay_ms=far_pong_delay_ms, connect_sock=far_sock)
     stop = asyncio.Event()
     rematching = asyncio.Lock()
 
@@ -163,7 +187,7 @@ async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str
                 await asyncio.to_thread(api, base, "POST", f"/api/tables/{table['id']}/rematch/", {}, tokens[0])
 
     runs = [asyncio.create_task(r.run(stop, on_finished)) for r in (near, far)]
-    await asyncio.sleep(1.5 + 4 * delay_ms / 1000)  # the first pings measure both lines
+    await asyncio.sleep(1.5 + 4 * (delay_ms + far_pong_delay_ms) / 1000)  # the first pings measure both lines
     await asyncio.to_thread(api, base, "POST", f"/api/tables/{table['id']}/start/", {}, tokens[0])
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -179,6 +203,9 @@ async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str
             continue
         out.races += 1
         out.faster_won += d.get("winner") == faster
+        out.far_won += d.get("winner") == 1
+        out.near_won += d.get("winner") == 0
+        out.far_anticipated += sum(1 for c in d["ranking"] if c["seat"] == 1 and c.get("anticipated"))
         first = min(d["ranking"], key=lambda c: c["arrival_ms"])
         who = near if first["seat"] == 0 else far
         key = (d["match"], d["race"])

@@ -438,3 +438,14 @@ def test_a_log_with_anticipations_folds_to_the_same_state() -> None:
     smack_floored(p, 0, 1008, [0, 0, 0], 100)
     smack_floored(p, 2, 1180, [0, 0, 0], 100)
     assert fold_all(RULES, json.loads(json.dumps(p.log))) == p.state
+
+
+def test_an_anticipators_hand_stays_on_the_card_after_its_race_settled() -> None:
+    p = smack_on_top()
+    smack_floored(p, 0, 1008, [0, 0, 0], 100)  # anticipated, settled at once without a winner
+    assert p.state["race"] is None
+    with pytest.raises(RuleError) as err:
+        smack_floored(p, 0, 1150, [0, 0, 0], 100)  # past the floor now, but the same card: no retry
+    assert err.value.code == "already_smacked"
+    ev = smack_floored(p, 2, 1180, [0, 0, 0], 100)
+    assert [e["data"]["result"] for e in ev if e["kind"] == "smacked"] == ["win"]

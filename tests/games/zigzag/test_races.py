@@ -357,3 +357,11 @@ def test_floor_0_disables_it_for_takes() -> None:
     state = opened()
     events, state = floored(state, 0, swap(state, 0), 1008, (0, 0, 0, 0), 0)
     assert kinds(events) == ["exchanged"]
+
+
+def test_an_anticipator_cannot_reach_for_the_same_card_again() -> None:
+    state = opened()
+    _, state = floored(state, 0, swap(state, 0), 1008, (0, 0, 0, 0), 100)
+    refused(state, 0, swap(state, 0), 1150, "anticipated", (0, 0, 0, 0))
+    events, state = floored(state, 1, swap(state, 1), 1180, (0, 0, 0, 0), 100)
+    assert kinds(events) == ["exchanged"]
