@@ -449,3 +449,10 @@ def test_an_anticipators_hand_stays_on_the_card_after_its_race_settled() -> None
     assert err.value.code == "already_smacked"
     ev = smack_floored(p, 2, 1180, [0, 0, 0], 100)
     assert [e["data"]["result"] for e in ev if e["kind"] == "smacked"] == ["win"]
+
+
+@pytest.mark.django_db
+def test_table_create_keeps_the_floor_at_ranked_tables() -> None:
+    from tests.games.floor_checks import check_floor_on_table_create
+
+    check_floor_on_table_create("smackit", 2)

@@ -370,3 +370,10 @@ def test_a_zack_log_with_anticipations_folds_to_the_same_state() -> None:
     g = blue_to_play()
     floored(g, 2, {"kind": "challenge", "target": "blue"}, 108, [0, 0, 0, 0], 100)
     assert fold_all(RULES, json.loads(json.dumps(g.log))) == g.state
+
+
+@pytest.mark.django_db
+def test_table_create_keeps_the_floor_at_ranked_tables() -> None:
+    from tests.games.floor_checks import check_floor_on_table_create
+
+    check_floor_on_table_create("zack", 4)

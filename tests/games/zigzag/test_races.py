@@ -365,3 +365,10 @@ def test_an_anticipator_cannot_reach_for_the_same_card_again() -> None:
     refused(state, 0, swap(state, 0), 1150, "anticipated", (0, 0, 0, 0))
     events, state = floored(state, 1, swap(state, 1), 1180, (0, 0, 0, 0), 100)
     assert kinds(events) == ["exchanged"]
+
+
+@pytest.mark.django_db
+def test_table_create_keeps_the_floor_at_ranked_tables() -> None:
+    from tests.games.floor_checks import check_floor_on_table_create
+
+    check_floor_on_table_create("zigzag", 4)

@@ -295,3 +295,10 @@ def test_floor_0_disables_it_for_snaps() -> None:
     _, s = _log_and_state()
     s, ev = _floored(s, 1, s["top_ms"] + 8, [1], 0)
     assert [e["seat"] for e in ev if e["kind"] == "snapped"] == [1]
+
+
+@pytest.mark.django_db
+def test_table_create_keeps_the_floor_at_ranked_tables() -> None:
+    from tests.games.floor_checks import check_floor_on_table_create
+
+    check_floor_on_table_create("zwicker", 3)
