@@ -275,8 +275,10 @@ function detailPage() {
   }, (state) => {
     const c = $("conn-status");
     c.dataset.state = state;
-    c.textContent = state === "open" ? T.connected : T.reconnecting;
-    c.title = c.textContent;
+    // live: a green dot (its word for screen readers and the pointer); cut off: the word itself
+    c.textContent = state === "open" ? "●" : T.reconnecting;
+    c.title = state === "open" ? T.connected : T.reconnecting;
+    c.setAttribute("aria-label", c.title);
     c.hidden = ["finished", "cancelled"].includes(t.status); // a finished tournament is not "live"
   });
 }
