@@ -62,6 +62,7 @@ class Step:
     wrong: str = ""  # shown after any other action (msgid)
     before: tuple[Move, ...] = ()  # played before the step shows
     produces: tuple[str, ...] = ()  # event kinds the expected action must cause (checked by the tests)
+    gap_ms: int = GAP_MS  # match time from the step's table to the learner's action (a smack's reaction time)
 
 
 @dataclass(frozen=True)
@@ -113,11 +114,11 @@ class Table:
             out.append(stored)
         return out
 
-    def act(self, seat: int | None, action: Action | Callable[[list[Event]], Action]) -> list[Event]:
+    def act(self, seat: int | None, action: Action | Callable[[list[Event]], Action], gap_ms: int = GAP_MS) -> list[Event]:
         """The rules decide (a RuleError here is a broken script: the tests catch it)."""
         if callable(action):
             action = action(self.log)
-        self.now += GAP_MS
+        self.now += gap_ms
         return self.apply(self.rules.decide(self.state, seat, action, self.now, self.rng))
 
     def seen(self, events: list[Event]) -> list[Event]:
@@ -151,7 +152,7 @@ def frames(script: Script) -> list[dict[str, Any]]:
             "wrong": step.wrong,
             "final": False,
         })
-        pending = table.seen(table.act(script.seat, step.expect)) if step.expect is not None else []
+        pending = table.seen(table.act(script.seat, step.expect, step.gap_ms)) if step.expect is not None else []
     for move in script.closing:
         pending += table.seen(table.act(move.seat, move.action))
     out.append({

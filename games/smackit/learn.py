@@ -31,6 +31,7 @@ def _deal() -> tuple[dict, ...]:
                   piles=[[dict(DECK[c]) for c in pile] for pile in piles]),)
 
 
+REACTION_MS = 420  # the learner's smack, as the table reports it: a good first reaction
 FLIP = {"kind": "flip"}
 SMACK_IT = {"kind": "smack"}
 
@@ -52,6 +53,7 @@ SCRIPT = Script(
             _("A Smack it! card is on top: play stops until someone smacks it. Press Smack!"),
             before=(Move(1, FLIP),),
             produces=("pile_won",),
+            gap_ms=REACTION_MS,
         ),
         Step(
             _("You won the pile: it goes under your own pile, and the winner flips next. Flip!"),
@@ -81,6 +83,7 @@ SCRIPT = Script(
             _("A Smack it! card is on top: press Smack!"),
             before=(Move(1, FLIP),),
             produces=("pile_won",),
+            gap_ms=REACTION_MS,
         ),
         Step(
             _("Yours again! Ada has one card left: flip, and when she flips her last card she is out."),

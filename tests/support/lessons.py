@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.learning import DeckOrder, Table, frames, script_of
+from games.learning import GAP_MS, DeckOrder, Table, frames, script_of
 from tests.support.simulate import HarnessChecks, harness_of
 
 
@@ -36,10 +36,10 @@ def check_lesson(slug: str) -> list[dict[str, Any]]:
             else:
                 checks.step(prev, table.state, e)
 
-    def act(seat: int | None, action: Any) -> list[dict[str, Any]]:
+    def act(seat: int | None, action: Any, gap_ms: int = GAP_MS) -> list[dict[str, Any]]:
         if callable(action):
             action = action(table.log)
-        table.now += 1500
+        table.now += gap_ms
         events = rules.decide(table.state, seat, action, table.now, table.rng)
         play(events)
         return events
@@ -55,7 +55,7 @@ def check_lesson(slug: str) -> list[dict[str, Any]]:
             produced.append([])
             continue
         assert step.expect in rules.legal_actions(table.state, me), f"{slug} step {k + 1}: {step.expect} is not legal"
-        events = act(me, step.expect)
+        events = act(me, step.expect, step.gap_ms)
         kinds = [e["kind"] for e in events]
         for kind in step.produces:
             assert kind in kinds, f"{slug} step {k + 1}: {step.expect} produced {kinds}, not {kind}"
