@@ -22,7 +22,7 @@ from games import action_sql, match_cache, selectors
 from games.consumers import TableConsumer
 from games.models import Match, WebProcess
 from games.registry import get_rules
-from live import async_db, broadcast
+from live import async_db, broadcast, bus
 from tests.games.factories import started_table
 from tests.games.test_consumers import connect, receive_until, reload, setup_table
 from tests.games.test_match_cache import _fresh_cache, assert_log_folds_to_state, smack_next  # noqa: F401 - the autouse fixture
@@ -157,7 +157,7 @@ async def test_the_idle_sockets_here_take_the_loops_commit_without_the_group_mes
     for other in (s for i, s in enumerate(socks) if i != seat):
         await receive_until(other, "events")
     withheld: list[dict[str, Any]] = []
-    real = broadcast.match_events
+    real = bus.match_events
 
     def no_group_message(table_id: int, match_id: int, events: Any, state: Any, **kw: Any) -> None:
         if kw.get("committed"):
@@ -165,7 +165,7 @@ async def test_the_idle_sockets_here_take_the_loops_commit_without_the_group_mes
             return
         real(table_id, match_id, events, state, **kw)
 
-    monkeypatch.setattr(broadcast, "match_events", no_group_message)
+    monkeypatch.setattr(bus, "match_events", no_group_message)  # what the domain calls (live/bus.py)
     seat, action = await turn_card(match)
     await socks[seat].send_json_to({"type": "act", "id": "a1", "action": action})
     answered = await receive_until(socks[seat], "ack")
