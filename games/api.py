@@ -178,6 +178,23 @@ class TableRematchApi(PlatformApi):
         return Response(_payload(table_id))
 
 
+class TableResignApi(PlatformApi):
+    """PROTOCOL.md "Leaving a match" (services.table_resign)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: TableSerializer},
+        description="A seated player leaves their live match for good: placed after every player still in at the "
+        "end (ranked: a loss), a bot plays the seat on. 403 `not_seated` for anyone else; 409 `not_live` when no "
+        "match is live, `resigned` the second time.",
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_resign(table_id=table_id, user=request.user)
+        return Response(_payload(table_id))
+
+
 class TablePlayNowApi(PlatformApi):
     """`POST /api/tables/play-now/ {game, level?}`: an extension of PROTOCOL.md (services.table_play_now)."""
 

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from games.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned, resigned_seats
+
 Event = dict[str, Any]
 State = Any
 Action = dict[str, Any]
@@ -271,6 +273,8 @@ class GameRules:
     ) -> list[Event]:
         """Turn one action into the facts it causes; RuleError (nothing changed) only for the impossible."""
         kind = self.check_action(state, seat, action, now_ms)
+        if kind == RESIGN:  # the platform's, in every game (games/resignation.py); the game's races wait
+            return [event(RESIGNED, action["seat"])]
         if kind in self.races:
             timing = self.check_timing(state, timing, now_ms)
         else:
@@ -297,6 +301,15 @@ class GameRules:
             raise RuleError("bad_action", "an action needs a string kind")
         if not is_int(now_ms):
             raise RuleError("bad_action", "now_ms must be a whole number")
+        if kind == RESIGN:
+            who = action.get("seat")
+            if seat is not None:
+                raise RuleError("bad_action", "only the platform resigns a seat")
+            if not is_int(who) or not 0 <= who < state["seats"]:
+                raise RuleError("bad_action", "no such seat")
+            if who in resigned_seats(state):
+                raise RuleError("resigned", "this seat has resigned already")
+            return kind
         if kind not in self.moves:
             raise RuleError("unknown_action", f"{self.name} has no action {kind[:40]!r}")
         if kind == TIMER:
@@ -336,10 +349,19 @@ class GameRules:
 
     def fold(self, state: State, e: Event) -> State:
         """Apply one fact through the `folds` table; an unknown kind means a corrupt log."""
-        fn = self.folds.get(e["kind"])
-        if fn is None:
-            raise ValueError(f"{self.slug}: no fold for event {e['kind']!r}")
-        return fn(self, state, e)
+        if e["kind"] == RESIGNED:
+            state = fold_resigned(state, e["seat"])
+        else:
+            fn = self.folds.get(e["kind"])
+            if fn is None:
+                raise ValueError(f"{self.slug}: no fold for event {e['kind']!r}")
+            state = fn(self, state, e)
+        # Once the game has written its outcome, the resigned are placed after everyone still in.
+        if isinstance(state, dict) and state.get("outcome") and resigned_seats(state):
+            outcome = place_resigned(state["outcome"], resigned_seats(state), state["seats"], self.teams)
+            if outcome is not state["outcome"]:
+                state = {**state, "outcome": outcome}
+        return state
 
     # ---------------------------------------------------------------- reading
 

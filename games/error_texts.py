@@ -53,6 +53,7 @@ RULE_MESSAGES: Mapping[str, Any] = {
     "already_opened": _("You have already opened this round."),
     "not_opened": _("Open first: discard a card and take your starting card."),
     "claim_pending": _("Your take from the centre is being judged: wait a moment."),
+    "resigned": _("You have left this match already."),
     "signs_ride": _("Signs are secret at this table: give your sign with your next move."),
 }
 
@@ -129,6 +130,9 @@ PLATFORM_MESSAGES: Mapping[str, Any] = {
     "not_staff": _("Only moderators can do this."),
     "queued": _("You are already waiting for a table: leave the queue first."),
     "not_queued": _("You are not waiting for a table."),
+    # leaving a match (games/services/tables.table_resign)
+    "not_live": _("There is no live match to resign."),
+    "resigned": _("You have left this match already."),
 }
 
 # Codes built as f"bad_{field}" (a query or form field the player got wrong) share one sentence.

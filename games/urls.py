@@ -24,6 +24,7 @@ api_urls = [
             ("bots", api.TableBotApi),
             ("start", api.TableStartApi),
             ("rematch", api.TableRematchApi),
+            ("resign", api.TableResignApi),
         )
     ),
 ]

@@ -42,6 +42,7 @@ from games.services.tables import (
     table_leave,
     table_play_now,
     table_rematch,
+    table_resign,
     table_start,
 )
 from games.services.timers import TIMER_PRUNE_BATCH, timer_fire, timer_stale_cached, timers_prune
@@ -76,6 +77,7 @@ __all__ = [
     "table_leave",
     "table_play_now",
     "table_rematch",
+    "table_resign",
     "table_start",
     "table_zombie_check",
     "timer_fire",

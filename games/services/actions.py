@@ -36,6 +36,7 @@ from games.models import (
     Table,
 )
 from games.registry import get_bot, get_rules
+from games.resignation import RESIGN
 from live import async_db, bus, wire
 
 # (lag_cap_ms, round trip per seat, min_reaction_ms): selectors.seat_round_trips; a pair without the floor means 0
@@ -122,7 +123,7 @@ def action_submit(
     """
     if not checked:
         action_check(action=action, action_id=action_id)
-    if seat is None and action["kind"] != "timer":
+    if seat is None and action["kind"] not in ("timer", RESIGN):  # the system's: timers, and resignations (tables.table_resign)
         raise errors.PlatformError("not_seated", "only seated players act")
     if cache and seat is not None and action_id is not None and not by_bot and match_cache.enabled():
         fast = _submit_cached(

@@ -19,6 +19,8 @@ from games.models import (
     Table,
 )
 from games.registry import get_rules, public_slugs
+from games.resignation import RESIGN
+from games.services.actions import action_submit
 from games.services.matches import _match_create
 from games.table_options import table_options_check_ranked, table_options_resolve
 from live import bus
@@ -194,19 +196,17 @@ def table_play_now(*, user: User, game: str, level: str = "normal") -> Table:
     """The lobby's "Play now against bots": `user` at a started, casual table of `game`, the other
     seats bots of `level` (each its own account). One click from the lobby to a dealt hand.
 
-    A table of this kind the player still plays (every other seat a bot) is handed back instead of a new
-    one: a second click, or a reload, does not leave a trail of abandoned matches for the bots to play.
-    Casual by decision: ratings come from tables people chose to rank.
+    Always a new table: handing back a half-played one (as this once did) put newcomers in a match a bot
+    had been playing for them. The lobby lists the matches a player is still seated at, with a way back
+    (selectors.tables_in_progress), and a match one no longer wants is resigned (`table_resign`).
+    Casual by decision: ratings come from tables people chose to rank (the lobby's ranked quick play
+    goes through the matchmaking queue).
     """
     if game not in public_slugs():
         raise errors.bad_request(f"unknown game {game!r}", "unknown_game")
     rules = get_rules(game)
     if level not in BOT_LEVELS:
         raise errors.bad_request(f"level must be one of {', '.join(BOT_LEVELS)}", "bad_level")
-    mine = Table.objects.filter(game=game, status=Table.Status.PLAYING, host=user, seat_set__user=user).order_by("-pk")
-    for table in mine[:5]:
-        if not table.seat_set.exclude(user=user).filter(user__is_bot=False).exists():
-            return table
     seats = min(max(PLAY_NOW_SEATS, rules.min_seats), rules.max_seats)
     with transaction.atomic():
         table = table_create(host=user, game=game, seats=seats, capped=False)
@@ -279,6 +279,39 @@ def table_create_for(
     bus.table_changed(table.pk)
     if start:
         table_start(table_id=table.pk, by=organiser, seed=seed)
+    return table
+
+
+def table_resign(*, table_id: int, user: User) -> Table:
+    """PROTOCOL.md "Leaving a match": `user` leaves their live match for good.
+
+    Through the one action path: the system action `{"kind": "resign", "seat": N}` puts a public
+    `resigned` event in the log (the kit folds it, games/resignation.py: at the end the seat is
+    placed after every seat still in, a loss when ranked, and replays show it), then a normal bot
+    plays the seat on for the others (`seat_withdraw`: a reconnect does not undo it). 403
+    `not_seated` for anyone not seated in person; 409 `not_live` when the table plays no match,
+    `resigned` the second time.
+    """
+    table = Table.objects.filter(pk=table_id).select_related("current_match").first()
+    if table is None:
+        raise errors.not_found("no such table")
+    seat = table.seat_set.filter(user=user, bot_level="").first()
+    if seat is None:
+        raise errors.forbidden("only a player seated at this table resigns", "not_seated")
+    match = table.current_match
+    if table.status != Table.Status.PLAYING or match is None or match.status != Match.Status.LIVE:
+        raise errors.conflict("there is no live match to resign", "not_live")
+    if seat.withdrawn:
+        raise errors.conflict("you have left this match already", "resigned")
+    try:
+        action_submit(match_id=match.pk, seat=None, action={"kind": RESIGN, "seat": seat.seat})
+    except errors.PlatformError as e:
+        if "match_over" in (e.code, e.rule_code):
+            raise errors.conflict("the match is over", "not_live") from None
+        if e.rule_code == "resigned":
+            raise errors.conflict("you have left this match already", "resigned") from None
+        raise
+    seat_withdraw(table_id=table_id, seat=seat.seat)
     return table
 
 

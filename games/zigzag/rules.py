@@ -1304,7 +1304,9 @@ def _set(lst: list[Any], i: int, v: Any) -> list[Any]:
 def _copy_outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
-    return {"placements": [dict(p) for p in outcome["placements"]], "winners": list(outcome["winners"])}
+    # every key (a resignation's `reasons` and `resigned` too), each list copied
+    return {**outcome, "placements": [dict(p) for p in outcome["placements"]], "winners": list(outcome["winners"]),
+            **{k: [dict(r) if isinstance(r, dict) else r for r in outcome[k]] for k in ("reasons", "resigned") if k in outcome}}
 
 
 def _timer_id(manche: int, tour: int) -> str:

@@ -176,6 +176,9 @@ def compute_outcome(totals: list[int], caller: int | None) -> dict[str, Any]:
 
     The caller wins alone with at most 5 points and strictly the lowest
     total; otherwise it is placed last and the others are ranked by total.
+    A caller placed last gets a reason (`reasons: [{seat, code, limit?}]`) so the
+    results can say why: `caller_over_limit` (more than 5 points), `caller_tied`
+    (another player has as few), `caller_beaten` (another has fewer).
     """
     n = len(totals)
     others = [s for s in range(n) if s != caller]
@@ -196,7 +199,19 @@ def compute_outcome(totals: list[int], caller: int | None) -> dict[str, Any]:
         placements.append({"seat": caller, "place": n, "score": totals[caller]})
     winners = sorted(p["seat"] for p in placements if p["place"] == 1)
     placements.sort(key=lambda p: (p["place"], p["seat"]))
-    return {"placements": placements, "winners": winners}
+    outcome: dict[str, Any] = {"placements": placements, "winners": winners}
+    if caller is not None and not caller_wins:
+        outcome["reasons"] = [{"seat": caller, "code": _caller_lost_why(totals, caller, others), "limit": CALL_LIMIT}]
+    return outcome
+
+
+def _caller_lost_why(totals: list[int], caller: int, others: list[int]) -> str:
+    """Why a caller is placed last: too many points, or someone as low (a tie loses), or lower."""
+    if totals[caller] > CALL_LIMIT:
+        return "caller_over_limit"
+    if others and min(totals[s] for s in others) == totals[caller]:
+        return "caller_tied"
+    return "caller_beaten"
 
 
 def _bad(message: str) -> RuleError:

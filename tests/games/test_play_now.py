@@ -30,13 +30,13 @@ def test_play_now_seats_you_at_a_started_table_of_bots(game: str) -> None:
     assert all(b.is_bot for b in bots) and len({b.pk for b in bots}) == len(bots) == table.seats - 1
 
 
-def test_a_second_click_returns_the_table_still_playing() -> None:
+def test_every_click_opens_a_new_table() -> None:
+    """A half-played table is never handed back: the lobby lists it (tables_in_progress) instead."""
     ann = user("ann")
     first = services.table_play_now(user=ann, game="zack")
-    assert services.table_play_now(user=ann, game="zack").pk == first.pk
-    assert services.table_play_now(user=ann, game="smackit").pk != first.pk  # another game, another table
-    Table.objects.filter(pk=first.pk).update(status=Table.Status.FINISHED)
-    assert services.table_play_now(user=ann, game="zack").pk != first.pk
+    second = services.table_play_now(user=ann, game="zack")
+    assert second.pk != first.pk and second.current_match_id != first.current_match_id
+    assert Table.objects.get(pk=first.pk).status == Table.Status.PLAYING  # the first one waits for its player
 
 
 def test_a_table_with_another_person_is_not_play_now() -> None:

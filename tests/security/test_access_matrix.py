@@ -57,6 +57,8 @@ SELF_SERVICE = {
     "/api/me/blocks/{username}/",
     "/api/challenges/",
 }
+# Writes of a player seated at the table's live match only (PROTOCOL.md "Leaving a match").
+SEATED_ONLY = {"/api/tables/{table_id}/resign/"}
 # Writes of the challenged player of a challenge only.
 CHALLENGED_ONLY = {"/api/challenges/{challenge_id}/accept/", "/api/challenges/{challenge_id}/decline/"}
 # Fair play and matchmaking: a report and the queue are the caller's own; the moderators' actions are staff's.
@@ -113,10 +115,10 @@ BODIES: dict[str, dict[str, Any]] = {
 
 
 def test_every_write_is_classified() -> None:
-    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY | STAFF_ONLY
+    assert _writes() == ANONYMOUS_WRITES | HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY | STAFF_ONLY | SEATED_ONLY
 
 
-@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY | STAFF_ONLY))
+@pytest.mark.parametrize("path", sorted(HOST_ONLY | SELF_SERVICE | CHALLENGED_ONLY | STAFF_ONLY | SEATED_ONLY))
 def test_anonymous_writes_are_refused_and_change_nothing(path: str) -> None:
     world = _world()
     before = _row_counts()
@@ -134,6 +136,20 @@ def test_another_users_host_writes_are_refused_and_change_nothing(path: str) -> 
     r = intruder.post(_url(path, world), BODIES.get(path, {}), format="json")
     assert r.status_code == 403, (path, r.status_code, r.content[:200])
     assert _row_counts() == before
+
+
+@pytest.mark.parametrize("path", sorted(SEATED_ONLY))
+def test_another_user_cannot_resign_for_a_seated_player(path: str) -> None:
+    """At the started table (its match live): 403 for a user not seated, and no seat left, no event logged."""
+    world = _world()
+    from games.models import MatchEvent, Seat
+
+    intruder = _client("intruder")
+    before = (_row_counts(), MatchEvent.objects.filter(match_id=world["match"]).count())
+    r = intruder.post(path.replace("{table_id}", str(world["table"])), {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_seated", r.content[:200]
+    assert (_row_counts(), MatchEvent.objects.filter(match_id=world["match"]).count()) == before
+    assert not Seat.objects.filter(table_id=world["table"], withdrawn=True).exists()
 
 
 @pytest.mark.parametrize("path", sorted(STAFF_ONLY))

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from games.engine import BotContext, BotMove, Event, Option, RuleError, event, resolve_options, timer_event
+from games.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned
 from tests.support.simulate import Harness
 
 
@@ -66,6 +67,10 @@ class TinyRules:
             s["centre"] = [d["card"], *s["centre"]]
         elif kind == "finished":
             s["over"] = d["outcome"]
+        elif kind == RESIGNED:  # the platform's leaving, kept with the kit's helpers (games/resignation.py)
+            s = fold_resigned(s, e["seat"])
+        if s["over"] is not None and s.get("resigned"):
+            s["over"] = place_resigned(s["over"], s["resigned"], len(s["hands"]))
         return s
 
     def decide(
@@ -76,6 +81,10 @@ class TinyRules:
         if isinstance(now_ms, bool) or not isinstance(now_ms, int):
             raise RuleError("bad_action", "now_ms must be a whole number")
         kind = action.get("kind")
+        if kind == RESIGN and seat is None and action.get("seat") in range(len(state["hands"])):
+            if action["seat"] in state.get("resigned", []):
+                raise RuleError("resigned", "this seat has resigned already")
+            return [event(RESIGNED, action["seat"])]
         if kind == "timer":
             if seat is not None:
                 raise RuleError("bad_action", "only the system fires timers")
