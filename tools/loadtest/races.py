@@ -1,8 +1,11 @@
 """Fair races on real sockets: `python -m tools.loadtest.races [--races N] [--delays 0,40,80,150] [--services]`.
 
 Two players race for Smack It! smack cards through real daphne (and Celery)
-processes: "near" connects directly, "far" through a TCP proxy that delays
-every byte by the one-way time given (tests/support/delayproxy.py). Each
+processes: "near" connects directly, "far" through a delay line the kernel's
+TCP sees, by the one-way time given (tests/support/delayline.py; as root). A
+TCP proxy (tests/support/delayproxy.py, without root) hides the delay from the
+kernel, whose round trip bounds the compensation (PROTOCOL.md "Fair play"):
+through it the far player is not compensated, as the table says. Each
 player smacks a fixed reaction time after its own socket received the smack
 card (the moment its screen could show it); the far player reacts faster.
 Both answer the server's pings at once, as the browser does (a cheating
@@ -223,19 +226,25 @@ async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str
     return out
 
 
-async def bench(base: str, ws: str, port: int, args: argparse.Namespace) -> list[Outcome]:
+async def bench(base: str, ws: str, port: int, args: argparse.Namespace, line: Any = None) -> list[Outcome]:
+    """Each delay with and without compensation; `line`: a tools.loadtest.fair_play.Platform (else the TCP proxy)."""
     results: list[Outcome] = []
     n = 0
     for delay in args.delays:
-        with delayed(port, delay) as proxy:
-            ws_far = f"ws://127.0.0.1:{proxy.port}"
+        with contextlib.ExitStack() as stack:
+            if line is not None:
+                await asyncio.to_thread(line.line.set_delay, delay)
+                ws_far, far_sock = line.line_ws, line.line_socket()
+            else:
+                proxy = stack.enter_context(delayed(port, delay))
+                ws_far, far_sock = f"ws://127.0.0.1:{proxy.port}", None
             for cap in (200, 0):
                 n += 1
                 tokens = (await asyncio.to_thread(register, base, f"near{n}-{os.getpid()}"),
                           await asyncio.to_thread(register, base, f"far{n}-{os.getpid()}"))
                 results.append(await race_once(base, ws, ws_far, tokens, delay_ms=delay, lag_cap_ms=cap, races=args.races,
                                                near_ms=args.near_ms, far_ms=args.far_ms, timeout=args.timeout,
-                                               verbose=args.verbose))
+                                               verbose=args.verbose, far_sock=far_sock))
                 print(format_row(results[-1], args.races), flush=True)
     return results
 
@@ -263,16 +272,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--services", action="store_true", help="PostgreSQL + Redis from the environment (else the embedded default)")
     args = parser.parse_args(argv)
     from tests.integration.stack import stack
+    from tests.support.delayline import unavailable
 
+    no_line = unavailable()
     print(f"Fair races: near reacts in {args.near_ms:.0f} ms, far (behind the delay) in {args.far_ms:.0f} ms; "
-          f"{args.races} races per row; {'PostgreSQL + Redis' if args.services else 'embedded default'}")
+          f"{args.races} races per row; {'PostgreSQL + Redis' if args.services else 'embedded default'}; "
+          + ("far through the TCP proxy, which the server's kernel cannot see (" + no_line + ")" if no_line else
+             "far through the namespace delay line"))
     print(HEADER)
-    with stack(services=args.services) as s:
-        try:
-            asyncio.run(bench(s.url(), s.ws(), s.ports[0], args))
-        except BaseException:
-            print(s.log_text(), file=sys.stderr)
-            raise
+    if no_line is None:
+        from tools.loadtest.fair_play import platform
+
+        with platform(args.services) as p:
+            asyncio.run(bench(p.s.url(), p.s.ws(), p.s.ports[0], args, line=p))
+    else:
+        with stack(services=args.services) as s:
+            try:
+                asyncio.run(bench(s.url(), s.ws(), s.ports[0], args))
+            except BaseException:
+                print(s.log_text(), file=sys.stderr)
+                raise
     print("extra: from the first claimant's own race_claimed to its race_settled, on its socket")
     return 0
 
