@@ -9,9 +9,11 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import bot_user, token_for
+from games import services
 from games.models import Match
 from stats import rating_services, ratings
 from stats.models import Rating, RatingChange
+from tests.conftest import Clock, run_jobs
 from tests.games.factories import user
 from tests.replays.factories import finished_match
 
@@ -75,6 +77,32 @@ def test_farming_a_second_account_gains_little_and_stays_off_the_top(monkeypatch
         for c in RatingChange.objects.filter(user__username="farmer").order_by("ended_at")
     ]
     assert max(gained[6:]) < gained[0] / 10  # from the fourth repeat on, each counts half the one before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_ranked_zwicker_table_thrown_24_times(clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through the platform: the second account resigns each of 24 ranked Zwicker matches at a table
+    of the two (a bot plays the seat on, the resigned is placed last), rated live at each match's end."""
+    rng = random.Random(23)
+    population(rng, 80)
+    rate_all()
+    main, alt = user("farmer"), user("farmer-alt")
+    for _ in range(FARMED):
+        table = services.table_create(host=main, game="zwicker", seats=2, ranked=True)
+        services.table_join(table_id=table.pk, user=alt)
+        match = services.table_start(table_id=table.pk, by=main)
+        services.table_resign(table_id=table.pk, user=alt)
+        run_jobs(clock)  # bots play the match out; its end rates it (stats.match_finished)
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED and match.outcome["placements"][1]["place"] == 2
+    assert RatingChange.objects.filter(user=main).count() == FARMED
+    damped = Rating.objects.get(user=main).display
+    undamped, undamped_board, _ = standing(1.0, monkeypatch)
+    display, board, best_honest = standing(0.5, monkeypatch)
+    assert display == pytest.approx(damped)
+    print(f"real table: farmer {ratings.friendly_of(undamped)} undamped, {ratings.friendly_of(display)} damped (best honest {ratings.friendly_of(best_honest)})")
+    assert display < undamped / 2 and display < best_honest and "farmer" not in board
+    assert "farmer" in undamped_board[: len(undamped_board) // 3]
 
 
 def test_the_damping_forgets_pairs_after_the_window() -> None:
