@@ -1,6 +1,6 @@
 // The lobby: a create form built from each game's option schema, and tables that update live.
 import { api, wsUrl } from "./api.js";
-import { el } from "./kit.js";
+import { el, fill } from "./kit.js";
 import { placeOptions, readOptions } from "./options.js";
 
 const T = window.I18N;
@@ -34,10 +34,10 @@ function renderTables() {
     const names = t.players.map((p) => p.username + (p.bot && !p.username.endsWith("-bot") ? ` (${T.bot})` : "")).join(", ");
     const link = el("a", { href: `/tables/${t.id}/`, "data-testid": `open-table-${t.id}`, text: t.status === "open" ? T.open : T.watch });
     if (t.status === "open") {
-      open.append(el("tr", { "data-table": t.id }, el("td", { text: `#${t.id}` }), el("td", { text: bySlug[t.game]?.name || t.game }),
-        el("td", { text: t.host }), el("td", { text: `${t.players.length}/${t.seats} ${names}` }), el("td", {}, link)));
+      open.append(el("tr", { "data-table": t.id }, el("td", { class: "key", text: `#${t.id}` }), el("td", { class: "key", text: bySlug[t.game]?.name || t.game }),
+        el("td", { "data-label": T.host, text: t.host }), el("td", { class: "wide", text: `${t.players.length}/${t.seats} ${names}` }), el("td", {}, link)));
     } else if (t.status === "playing") {
-      playing.append(el("tr", {}, el("td", { text: `#${t.id}` }), el("td", { text: bySlug[t.game]?.name || t.game }),
+      playing.append(el("tr", {}, el("td", { class: "key", text: `#${t.id}` }), el("td", { class: "key", text: bySlug[t.game]?.name || t.game }),
         el("td", { text: names }), el("td", {}, link)));
     }
   }
@@ -93,6 +93,46 @@ for (const button of document.querySelectorAll("[data-play-now]")) {
       button.disabled = false;
     }
   });
+}
+// Ranked quick play: the matchmaking queue (PROTOCOL.md "Matchmaking"); the lobby socket's `matched` opens the table.
+const queueSeats = JSON.parse(document.getElementById("queue-seats")?.textContent || "{}");
+const waitBox = document.getElementById("queue-wait");
+let waitTimer = null;
+
+function showWaiting(entry) {
+  clearInterval(waitTimer);
+  if (!waitBox) return;
+  if (!entry) { waitBox.hidden = true; waitBox.replaceChildren(); return; }
+  const since = Date.parse(entry.since) || Date.now();
+  const line = el("span", { "data-testid": "queue-status" });
+  const tick = () => {
+    const s = Math.max(0, Math.round((Date.now() - since) / 1000));
+    line.textContent = fill(T.waiting, { game: bySlug[entry.game]?.name || entry.game, seats: entry.seats,
+      time: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` });
+  };
+  tick();
+  waitTimer = setInterval(tick, 1000);
+  waitBox.replaceChildren(line, el("button", { type: "button", "data-testid": "queue-cancel", text: T.cancel, onclick: async () => {
+    try { await api("DELETE", "/api/queue/"); } catch (e) { if (e.status !== 404) { document.getElementById("play-now-error").textContent = e.message; return; } }
+    showWaiting(null);
+  } }));
+  waitBox.hidden = false;
+}
+
+for (const button of document.querySelectorAll("[data-queue]")) {
+  button.addEventListener("click", async () => {
+    const err = document.getElementById("play-now-error");
+    err.textContent = "";
+    const game = button.dataset.queue;
+    try {
+      showWaiting(await api("POST", "/api/queue/", { game, seats: queueSeats[game] || bySlug[game].min_seats }));
+    } catch (e) {
+      err.textContent = e.message;
+    }
+  });
+}
+if (T.authenticated && waitBox) {
+  api("GET", "/api/queue/").then(showWaiting, () => showWaiting(null));
 }
 renderTables();
 connect();

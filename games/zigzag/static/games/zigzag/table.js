@@ -20,6 +20,7 @@ const STRINGS = {
   centre: gettext("Centre"),
   centreEmpty: gettext("The centre is empty"),
   yourHand: gettext("Your hand"),
+  handOf: gettext("{name}'s hand"),
   handClass: {
     none: gettext("no combination"),
     zig: gettext("ZIG in hand"),
@@ -287,7 +288,7 @@ export function createRenderer(root, ctx) {
 
   function name(seat) {
     const base = seatNamer(api.players, S)(seat);
-    return view && seat === view.seat ? `${base} (${S.you})` : base;
+    return view && seat === view.seat && ctx.send ? `${base} (${S.you})` : base; // a seat's replay is not "you"
   }
   function startingNode(s) {
     const card = view.starting_cards && view.starting_cards[s];
@@ -466,7 +467,9 @@ export function createRenderer(root, ctx) {
   function renderHeader() {
     header.textContent = "";
     const v = view;
-    header.append(el("span", { class: "zigzag-title", text: `${fmt(S.manche, { n: v.manche })} · ${fmt(S.tour, { n: v.tour })}` }));
+    // Once over, the header says so: the deal and round it stopped at are no news (the results say who won).
+    header.append(el("span", { class: "zigzag-title", "data-testid": "zigzag-title",
+      text: v.finished ? S.finished : `${fmt(S.manche, { n: v.manche })} · ${fmt(S.tour, { n: v.tour })}` }));
     header.append(el("span", { class: "zigzag-timer", "data-testid": "tour-timer" }));
     header.append(el("span", { class: "zigzag-piles", text: `${fmt(S.drawPile, { n: v.draw_count })} · ${fmt(S.discardPile, { n: v.discard_count })}` }));
     if (v.seat === null && interactive === false && v.hands && !v.finished) header.append(el("span", { class: "zigzag-badge zigzag-xray", "data-testid": "xray-note", text: S.xray }));
@@ -527,7 +530,7 @@ export function createRenderer(root, ctx) {
     const v = view;
     if (v.seat === null) return;
     const title = el("h3", {});
-    title.append(el("span", { class: "zigzag-team-mark", text: TEAM_SYMBOLS[v.team] || "" }), el("span", { text: ` ${S.yourHand}` }));
+    title.append(el("span", { class: "zigzag-team-mark", text: TEAM_SYMBOLS[v.team] || "" }), el("span", { text: ` ${ctx.send ? S.yourHand : fmt(S.handOf, { name: name(v.seat) })}` }));
     // the class of my own hand is the game's skill: named only with the beginner help (option hand_hint)
     if (v.hand_class && v.options && v.options.hand_hint) {
       title.append(el("span", { text: " — " }), el("span", { class: `zigzag-class zigzag-class-${v.hand_class}`, "data-testid": "hand-class", "data-class": v.hand_class, text: S.handClass[v.hand_class] || "" }));

@@ -200,7 +200,7 @@ export function createRenderer(root, ctx) {
     // Third person everywhere ("Anna (you) snapped …") keeps every language's grammar right.
     const p = (api.players || []).find((x) => x.seat === seat);
     const name = p ? p.username : t("seat", seat + 1);
-    return seat === me ? `${name} (${t("you")})` : name;
+    return seat === me && ctx.send ? `${name} (${t("you")})` : name; // a seat's replay is not "you"
   }
 
   function cardName(c) {
