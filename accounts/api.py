@@ -13,6 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts import self_service, services
@@ -81,8 +82,28 @@ class RegisterApi(APIView):
 
 
 class TokenApi(APIView):
+    """`POST`: a token for a name and password (no authentication); `DELETE`: the caller's token revoked.
+
+    A revoked token stops working at once, and every open socket of the account closes (4401) on
+    every web process (accounts/session_end.py, PROTOCOL.md "Fair play")."""
+
     permission_classes = [AllowAny]
     authentication_classes: list = []
+
+    def get_authenticators(self) -> list[Any]:
+        if getattr(self, "request", None) is not None and self.request.method == "DELETE":
+            return [auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+        return super().get_authenticators()
+
+    def get_permissions(self) -> list[Any]:
+        if getattr(self, "request", None) is not None and self.request.method == "DELETE":
+            return [IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(request=None, responses={204: None}, description="Revoke the caller's API token; its sockets close (4401).")
+    def delete(self, request: Request) -> Response:
+        services.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=TokenIn, responses={200: inline_serializer("TokenOut", {"token": serializers.CharField()})})
     def post(self, request: Request) -> Response:

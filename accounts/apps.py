@@ -7,3 +7,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import tasks  # noqa: F401  (registers accounts.send_mail by name in every process)
+        from accounts.session_end import credentials_gone  # its receivers connect on import
+        from live import bus
+
+        bus.sessions_check_with(credentials_gone)

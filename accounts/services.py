@@ -15,6 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import BOT_NAME_SUFFIX, DELETED_MESSAGE, RESERVED_MESSAGE, User, is_deleted_username, is_reserved_username
 from accounts.tokens import token_expired
+from live import bus
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +95,10 @@ def token_for(*, user: User) -> str:
 
 
 def token_revoke(*, user: User) -> None:
-    """Log-out: the user's API token stops working at once (a new log-in issues a new one)."""
+    """Log-out: the user's API token stops working at once (a new log-in issues a new one), and every open
+    socket of the user closes, on every web process, after the commit (accounts/session_end.py)."""
     Token.objects.filter(user=user).delete()
+    bus.sessions_end(user.pk)
 
 
 # First names of the bots' personas: short (they fit a seat panel uncut), easy to tell apart when read

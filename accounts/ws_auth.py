@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,7 +17,10 @@ from django.http.request import split_domain_port, validate_host
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.http import is_same_domain
 
+from accounts.throttling import client_address
 from accounts.tokens import user_for_token
+from live import socket_limits
+from live.sessions import Credential
 from web.middleware import scope_problem
 
 
@@ -76,7 +81,55 @@ class SocketGate:
             if not origin_allowed(origin=origin.decode("latin-1"), host=host, secure=secure):
                 await send({"type": "websocket.close", "code": 4403})
                 return None
-        return await self.inner(dict(scope, user=await socket_user(scope, headers.get(b"cookie"))), receive, send)
+        user = await socket_user(scope, headers.get(b"cookie"))
+        credential = socket_credential(scope, headers.get(b"cookie"), user)
+        address = socket_address(scope, headers)
+        user_id = credential.user_id if credential is not None else None
+        refused = socket_limits.admit(user_id=user_id, address=address)
+        if refused is not None:
+            await _refuse_over_limit(receive, send, refused)
+            return None
+        try:
+            return await self.inner(dict(scope, user=user, credential=credential, address=address), receive, send)
+        finally:
+            socket_limits.release(user_id=user_id, address=address)
+
+
+# How a socket past a cap is told (docs/security.md "Limits"): accepted, one `error` frame, then close 4429.
+# A handshake refused before accepting reaches the client as a bare HTTP 403, no code or reason.
+_OVER_LIMIT = {
+    "sockets_per_user": "too many open sockets for this account",
+    "sockets_per_address": "too many open sockets from this address",
+}
+
+
+async def _refuse_over_limit(receive: Any, send: Any, reason: str) -> None:
+    await receive()  # the connect
+    await send({"type": "websocket.accept"})
+    frame = {"type": "error", "code": "too_many_sockets", "reason": reason, "message": _OVER_LIMIT[reason]}
+    await send({"type": "websocket.send", "text": json.dumps(frame)})
+    await send({"type": "websocket.close", "code": socket_limits.CLOSE_CODE})
+
+
+def socket_address(scope: dict, headers: dict[bytes, bytes]) -> str:
+    """The client's address as the HTTP throttles see it (accounts.throttling.client_address)."""
+    client = scope.get("client") or ("", 0)
+    forwarded = headers.get(b"x-forwarded-for")
+    meta = {"REMOTE_ADDR": str(client[0] or "")}
+    if forwarded is not None:
+        meta["HTTP_X_FORWARDED_FOR"] = forwarded.decode("latin-1")
+    return client_address(SimpleNamespace(META=meta))
+
+
+def socket_credential(scope: dict, cookie: bytes | None, user: Any) -> Credential | None:
+    """What a signed-in socket holds (live/sessions.py re-checks it): its token or session, and the auth hash."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    key = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token") or [""])[0]
+    kind = "token"
+    if not key:
+        kind, key = "session", (parse_cookie(cookie.decode("latin-1")).get(settings.SESSION_COOKIE_NAME, "") if cookie else "")
+    return Credential(user_id=user.pk, kind=kind, key=key, auth_hash=user.get_session_auth_hash())
 
 
 async def socket_user(scope: dict, cookie: bytes | None) -> Any:

@@ -278,6 +278,18 @@ CHAT_MAX_PER_10S = 5
 WS_MAX_MESSAGE_BYTES = 4096
 # Per socket; a benchmark driving one socket faster than a person can raises it (tools/loadtest/versus.py).
 WS_MAX_ACTIONS_PER_SECOND = int(os.environ.get("WS_MAX_ACTIONS_PER_SECOND", "20"))
+# Limits (docs/security.md "Limits"): open sockets per account and per address on one web process, and
+# messages per second per account and per address across all their sockets of the process (each socket
+# also has its own WS_MAX_ACTIONS_PER_SECOND). A socket past a cap is refused with close code 4429.
+WS_MAX_SOCKETS_PER_USER = int(os.environ.get("WS_MAX_SOCKETS_PER_USER", "20"))
+WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "60"))
+WS_USER_MESSAGES_PER_SECOND = int(os.environ.get("WS_USER_MESSAGES_PER_SECOND", "40"))
+WS_ADDRESS_MESSAGES_PER_SECOND = int(os.environ.get("WS_ADDRESS_MESSAGES_PER_SECOND", "120"))
+# Live matches of bots only that one account may host at once (more: 409).
+MAX_BOT_MATCHES_PER_HOST = int(os.environ.get("MAX_BOT_MATCHES_PER_HOST", "3"))
+# Sessions end everywhere (live/sessions.py): besides the fan-out at log-out, a password change or a ban,
+# every web process re-checks its sockets' credentials this often (seconds; 0: never).
+SESSION_RECHECK_SECONDS = float(os.environ.get("SESSION_RECHECK_SECONDS", "5"))
 # Fair races: every table socket is pinged this often (after a quick warm-up) to measure its round trip; 0: never.
 WS_PING_SECONDS = float(os.environ.get("WS_PING_SECONDS", "2"))
 # Fair play (PROTOCOL.md, docs/deployment-round-trips.md): the round trip a race uses is at most the

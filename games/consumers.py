@@ -29,10 +29,11 @@ from games.deals import deal_played_elsewhere
 from games.latency import RttEstimator
 from games.models import Match, Table
 from games.registry import get_rules
-from live import async_db, eager, heartbeat, local_sockets, transport_rtt, wire
+from live import async_db, eager, heartbeat, local_sockets, sessions, transport_rtt, wire
 from live.broadcast import LOBBY_GROUP, table_group
 from live.lean_queue import LeanQueue
 from live.loop import database_sync_to_async
+from live.sessions import Credential
 from moderation.services import fair_play_rtt_inflated_record
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,36 @@ class PlatformConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    # --- sessions end everywhere (live/sessions.py) -------------------------------------
+
+    session_gone = False  # the log-in this socket was opened with has ended: it sends and hears nothing more
+    credential: Credential | None = None
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        """Accepted; a signed-in socket is counted under its user, so the end of that log-in closes it (4401)."""
+        await super().accept(subprotocol, headers)
+        credential = self.scope.get("credential")
+        if isinstance(credential, Credential):
+            self.credential = credential
+            sessions.add(self, credential)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.credential is not None:
+            sessions.discard(self.credential.user_id, self)
+        await super().websocket_disconnect(message)
+
+    async def session_end(self) -> None:
+        """The user logged out, changed the password, lost the token or the account: close with 4401, see nothing more."""
+        if self.session_gone:
+            return
+        self.session_gone = True
+        await self.close(code=sessions.CLOSE_CODE)
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        if self.session_gone:
+            return  # nothing more reaches a socket whose session ended, even what was already on its way
+        await super().send(text_data, bytes_data, close)
+
 
 class TableConsumer(PlatformConsumer):
     table_id: int
@@ -141,7 +172,7 @@ class TableConsumer(PlatformConsumer):
         self.last_seq = 0
         self.blind = False  # a watcher of a deal another table still plays sees nothing of it (games.deals)
         self.game = ""
-        self.budget = socket_policy.MessageBudget()
+        self.budget = socket_policy.MessageBudget(self.scope)
         self.present_as: int | None = None  # the user this socket makes present at the table
         self.rtt = RttEstimator(unbounded_cap_ms=settings.RTT_UNBOUNDED_CAP_MS)
         # Fair play: the transport's round trip bounds the pongs' (live/transport_rtt.py); None: nothing vouches
@@ -456,6 +487,8 @@ class TableConsumer(PlatformConsumer):
             await self.refuse(dataclasses.replace(socket_policy.SERVER_ERROR, action_id=self.answering))
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        if self.session_gone:
+            return  # closing with 4401: whatever it still sent does nothing
         message = socket_policy.read_frame(text_data, bytes_data)
         if isinstance(message, socket_policy.Refusal):
             await self.refuse(message)

@@ -9,14 +9,13 @@ crashes a socket and never goes unanswered: every refusal is one `error` frame
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
 from games import error_texts, errors, services
-from live import wire
+from live import socket_limits, wire
 
 
 @dataclass(frozen=True)
@@ -74,21 +73,26 @@ def read_only_reply(text_data: str | None, bytes_data: bytes | None) -> dict[str
 
 
 class MessageBudget:
-    """A socket's messages per second (WS_MAX_ACTIONS_PER_SECOND), a token bucket: bursts up to one second's worth."""
+    """A socket's messages per second (WS_MAX_ACTIONS_PER_SECOND), a token bucket: bursts up to one second's worth.
 
-    def __init__(self) -> None:
-        self.rate = float(settings.WS_MAX_ACTIONS_PER_SECOND)
-        self.tokens = self.rate
-        self.at = time.monotonic()
+    With the socket's scope, also the budgets its account and its address share across all their
+    sockets on this process (WS_USER_MESSAGES_PER_SECOND, WS_ADDRESS_MESSAGES_PER_SECOND,
+    live/socket_limits.py says why process-local): many sockets do not multiply one sender's rate.
+    A message refused by any of them costs none of them.
+    """
+
+    def __init__(self, scope: dict[str, Any] | None = None) -> None:
+        self.own = socket_limits.Bucket(settings.WS_MAX_ACTIONS_PER_SECOND)
+        user = (scope or {}).get("user")
+        user_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+        self.buckets = [self.own, *socket_limits.shared_buckets(user_id=user_id, address=(scope or {}).get("address", ""))]
+
+    @property
+    def rate(self) -> float:
+        return self.own.rate
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        return socket_limits.take(self.buckets)
 
 
 def act_refusal(message: dict[str, Any], *, match_id: int | None, seat: int | None) -> Refusal | None:

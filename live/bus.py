@@ -30,11 +30,16 @@ Deferred work and timers.
 Presence.
 
     bus.PROCESS_ID                           this web process's id in its presence rows
+
+Sessions (live/sessions.py).
+
+    bus.sessions_end(user_id)                after the commit, every socket of the user closes (4401) on every process
+    bus.sessions_check_with(check)           the domain's answer to which sockets' credentials no longer hold
 """
 
 from __future__ import annotations
 
-from live import broadcast, heartbeat, local_sockets, local_timers, scheduling
+from live import broadcast, heartbeat, local_sockets, local_timers, scheduling, sessions
 
 # Publishing (live/broadcast.py, live/local_sockets.py).
 LOBBY_GROUP = broadcast.LOBBY_GROUP
@@ -57,6 +62,10 @@ timer_hold = local_timers.hold
 
 # Presence (live/heartbeat.py).
 PROCESS_ID = heartbeat.PROCESS_ID
+
+# Sessions end everywhere (live/sessions.py).
+sessions_end = sessions.end
+sessions_check_with = sessions.check_with
 
 
 def serve(

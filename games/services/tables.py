@@ -95,6 +95,21 @@ def _open_tables_cap(host: User) -> None:
         raise errors.conflict(f"you already host {cap} open tables: start or leave one first", "too_many_tables")
 
 
+def _bot_matches_cap(host: User, seats: list[Seat]) -> None:
+    """Refuse one more live match of bots only past MAX_BOT_MATCHES_PER_HOST (409 `too_many_bot_matches`).
+
+    A bot match costs the platform every move of every seat and nobody plays it: 36 started at once
+    by one account slowed the bot tables people play at (docs/security.md "Limits"). The host's row
+    is locked so a burst of starts cannot all pass the count."""
+    if any(not seat.bot_level for seat in seats):
+        return
+    User.objects.select_for_update().filter(pk=host.pk).first()
+    cap = settings.MAX_BOT_MATCHES_PER_HOST
+    live = Table.objects.filter(host=host, status=Table.Status.PLAYING).exclude(seat_set__bot_level="").count()
+    if live >= cap:
+        raise errors.conflict(f"you already watch {cap} matches of bots only: let one finish first", "too_many_bot_matches")
+
+
 def _lock_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
@@ -227,6 +242,7 @@ def table_start(*, table_id: int, by: User, seed: str | None = None) -> Match:
         seats = list(table.seat_set.select_related("user"))
         if len(seats) != table.seats:
             raise errors.conflict(f"every seat must be filled ({len(seats)} of {table.seats})", "not_full")
+        _bot_matches_cap(by, seats)
         match = _match_create(table=table, seats=seats, seed=seed)
     bus.table_changed(table.pk)
     return match
@@ -243,6 +259,7 @@ def table_rematch(*, table_id: int, by: User) -> Match:
         last = -1 if table.dealer < 0 else table.dealer
         table.dealer = ((table.seats - 1 if last < 0 else last) + 1) % table.seats
         seats = list(table.seat_set.select_related("user"))
+        _bot_matches_cap(by, seats)
         match = _match_create(table=table, seats=seats, seed=None)
     bus.table_changed(table.pk)
     return match

@@ -254,3 +254,19 @@ def test_live_match_hidden_views_are_refused(name: str, url: Callable[[int], str
     assert set(r.json()) <= {"detail", "code"}  # a refusal, no view or event in it
     if name != "export" and who == "other seat" and not name.endswith("all"):
         assert _seat_client(match, 0).get(url(match.pk)).status_code == 200  # the owner of the seat does see it
+
+
+def test_revoking_a_token_is_the_callers_own() -> None:
+    """`DELETE /api/auth/token/` (the path's POST is an anonymous write): anonymous 401; another user's call
+    revokes only their own token, the host's keeps working."""
+    _world()
+    from accounts.models import User
+
+    host_token = token_for(user=User.objects.get(username="host"))
+    assert APIClient().delete("/api/auth/token/").status_code == 401
+    intruder = _client("intruder")
+    assert intruder.delete("/api/auth/token/").status_code == 204
+    assert intruder.get("/api/me/").status_code == 401
+    host = APIClient()
+    host.credentials(HTTP_AUTHORIZATION=f"Token {host_token}")
+    assert host.get("/api/me/").json()["username"] == "host"
