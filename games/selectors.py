@@ -44,7 +44,7 @@ def table_payload(table: Table) -> dict[str, Any]:
     present = {u for u, _ in links}
     rtts = _round_trips_by_user(links)
     players = [
-        _player(s.seat, s.user.username, s.bot_level, s.zombie, s.user_id in present, rtts.get(s.user_id)) for s in seats
+        _player(s.seat, s.user.username, s.bot_level, s.zombie, s.user_id in present, rtts.get(s.user_id), s.withdrawn) for s in seats
     ]
     row = (
         table.pk, table.game, table.seats, table.options, table.ranked, table.status, table.host.username,
@@ -53,9 +53,13 @@ def table_payload(table: Table) -> dict[str, Any]:
     return _table_dict(row, players, series_status(table) if table.options.get("series") else None)
 
 
-def _player(seat: int, username: str, bot_level: str, zombie: bool, present: bool, rtt_ms: int | None) -> dict[str, Any]:
+def _player(
+    seat: int, username: str, bot_level: str, zombie: bool, present: bool, rtt_ms: int | None, left: bool = False,
+) -> dict[str, Any]:
     return {
         "seat": seat, "username": username, "bot": bool(bot_level), "level": bot_level or None, "zombie": zombie,
+        # resigned or withdrawn: out for good, a bot plays the seat to the end (an extension)
+        "left": bool(left),
         "connected": bool(bot_level) or present,
         # Fair races: the round trip the server measured (ms); 0 for a bot, null before a first pong.
         "rtt_ms": 0 if bot_level else rtt_ms,
@@ -184,7 +188,7 @@ def series_from_outcomes(outcomes: list[dict[str, Any] | None]) -> dict[str, Any
 # are alive_connections() per seat; one query stands for table_payload's three or four.
 _TABLE_PAYLOAD = """
 SELECT t.id, t.game, t.seats, t.options, t.ranked, t.status, h.username, t.current_match_id, t.dealer,
-       t.zombie_seconds, t.lag_cap_ms, t.min_reaction_ms, s.seat, u.username, s.bot_level, s.zombie,
+       t.zombie_seconds, t.lag_cap_ms, t.min_reaction_ms, s.seat, u.username, s.bot_level, s.zombie, s.withdrawn,
        (SELECT count(*) FROM {conn} c JOIN {proc} p ON p.id = c.process_id
          WHERE c.table_id = t.id AND c.user_id = s.user_id AND p.seen_at >= %s),
        (SELECT max(c.rtt_ms) FROM {conn} c JOIN {proc} p ON p.id = c.process_id
@@ -222,8 +226,8 @@ def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
     first = rows[0]
     options = first[3] if isinstance(first[3], dict) else json.loads(first[3])
     players = [
-        _player(seat, username, bot_level, bool(zombie), bool(live), rtt)
-        for *_, seat, username, bot_level, zombie, live, rtt in rows
+        _player(seat, username, bot_level, bool(zombie), bool(live), rtt, bool(left))
+        for *_, seat, username, bot_level, zombie, left, live, rtt in rows
         if seat is not None
     ]
     series = series_status(Table.objects.get(pk=table_id)) if options.get("series") else None
@@ -274,6 +278,26 @@ def table_list(*, status: str | None = None, game: str | None = None) -> QuerySe
     if game:
         qs = qs.filter(game=game)
     return qs
+
+
+IN_PROGRESS_LIMIT = 20
+
+
+def tables_in_progress(*, user: User | None) -> list[Table]:
+    """The live tables `user` still plays at in person (the lobby's "Your games in progress"), newest first.
+
+    A resigned or withdrawn seat is no longer the player's; tables the player only watches are not
+    listed. Play now opens a new table every time, so this list is the way back to an older one.
+    """
+    if user is None or not user.is_authenticated:
+        return []
+    qs = (
+        Table.objects.filter(status=Table.Status.PLAYING, seat_set__user=user, seat_set__bot_level="", seat_set__withdrawn=False)
+        .select_related("host")
+        .prefetch_related("seat_set__user")
+        .order_by("-pk")
+    )
+    return list(qs[:IN_PROGRESS_LIMIT])
 
 
 def seat_of(*, table: Table, user: User | None) -> int | None:

@@ -24,8 +24,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
         request,
         "games/lobby.html",
         {"games": games_with_option_texts(games=selectors.game_list()), "tables": tables, "playing": playing, "zombie": TABLE_OPTIONS["zombie_seconds"],
-         "lag_cap": TABLE_OPTIONS["lag_cap_ms"], "table_help": table_options_help(), "learn_banner": lesson_offered(user=request.user)},
+         "lag_cap": TABLE_OPTIONS["lag_cap_ms"], "table_help": table_options_help(), "learn_banner": lesson_offered(user=request.user),
+         "in_progress": _in_progress(request), "queue_seats": {g: get_rules(g).min_seats for g in public_slugs()}},
     )
+
+
+def _in_progress(request: HttpRequest) -> list[dict[str, object]]:
+    """The player's live tables for the lobby: game, who else sits there, and the tournament when it is one's."""
+    rows = []
+    for t in selectors.tables_in_progress(user=request.user):
+        tt = getattr(t, "tournament_table", None)
+        rows.append({
+            "id": t.pk, "game": get_rules(t.game).name, "ranked": t.ranked,
+            "others": [s.user.username for s in t.seat_set.all() if s.user_id != request.user.pk],
+            "tournament": tt.round.tournament.name if tt else None,
+        })
+    return rows
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:

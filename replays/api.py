@@ -77,6 +77,11 @@ class SeatOut(serializers.Serializer):
     bot = serializers.BooleanField()
     level = serializers.CharField(allow_null=True, help_text="bot level (extension)")
     place = serializers.IntegerField(allow_null=True, help_text="extension")
+    rating = serializers.DictField(
+        allow_null=True, required=False,
+        help_text="extension, one match's detail only: {before, after} on the friendly scale (1500 at the start) once a "
+        "ranked match is rated, else null",
+    )
 
 
 class MatchOut(serializers.Serializer):
@@ -166,7 +171,7 @@ class MatchDetailApi(PlatformApi):
 
     @extend_schema(responses={200: MatchOut})
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(selectors.match_summary(selectors.match_get(match_id=match_id)))
+        return Response(selectors.match_summary(selectors.match_get(match_id=match_id), ratings=True))
 
 
 def _perspective(request: Request, match: Match, value: str | None) -> tuple[str, int | None]:

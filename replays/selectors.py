@@ -21,6 +21,7 @@ from games.engine import fold_all
 from games.models import Match, MatchEvent, MatchPlayer, Snapshot
 from games.registry import get_rules
 from games.selectors import events_between, match_seat_of, redact_for
+from stats import ratings as rating_scale
 
 MAX_LIMIT = 1000
 DEFAULT_LIMIT = 500
@@ -61,21 +62,37 @@ def match_for_replay(*, match_id: int) -> Match:
     return match
 
 
-def _seat_rows(match: Match) -> list[dict[str, Any]]:
-    return [
+def _seat_rows(match: Match, ratings: bool = False) -> list[dict[str, Any]]:
+    rows = [
         {"seat": p.seat, "username": p.user.username, "bot": bool(p.bot_level), "level": p.bot_level or None, "place": p.place}
         for p in match.players.all()
     ]
+    if ratings:
+        changes = _rating_changes(match)
+        seat_user = dict(match.players.values_list("seat", "user_id"))
+        for row in rows:
+            row["rating"] = changes.get(seat_user.get(row["seat"]))
+    return rows
 
 
-def match_summary(match: Match) -> dict[str, Any]:
-    """PROTOCOL.md's summary; `ranked`, and per seat `level` and `place`, are extensions."""
+def _rating_changes(match: Match) -> dict[int, dict[str, int]]:
+    """Each rated account's figure before and after this match, on the friendly scale people read (the results view)."""
+    rows = match.rating_changes.values_list("user_id", "mu_before", "sigma_before", "display")
+    return {
+        u: {"before": rating_scale.friendly_of(rating_scale.display_of(mu, sg)), "after": rating_scale.friendly_of(d)}
+        for u, mu, sg, d in rows
+    }
+
+
+def match_summary(match: Match, ratings: bool = False) -> dict[str, Any]:
+    """PROTOCOL.md's summary; `ranked`, and per seat `level` and `place`, are extensions (`ratings`: and each
+    seat's rating change, one match's detail only)."""
     return {
         "id": match.pk,
         "game": match.game,
         "table": match.table_id,
         "status": match.status,
-        "seats": _seat_rows(match),
+        "seats": _seat_rows(match, ratings),
         "options": match.options,
         "ranked": match.ranked,
         "started_at": match.started_at.isoformat() if match.started_at else None,

@@ -33,8 +33,9 @@ const W = {
   raceAlone: gettext("{who} reacted in {reaction} ms (nobody else did)."),
   raceSettledNone: gettext("The race is over: nobody won."),
   raceEntry: gettext("{who} {reaction} ms"),
+  resigned: gettext("{who} resigned: a bot plays the seat on, and the player is placed after everyone still in."),
 };
-const PLATFORM_IMPORTANT = new Set(["finished"]);
+const PLATFORM_IMPORTANT = new Set(["finished", "resigned"]);
 // Bookkeeping the list leaves out (the position still counts them): a timer being set is not something that
 // happened, and a race's claims are all in its result line.
 const UNLISTED = new Set(["timer", "race_claimed"]);
@@ -86,6 +87,7 @@ function describeGeneric(e) {
 
 function describe(e) {
   if (e.kind === "race_claimed" || e.kind === "race_settled") return describeGeneric(e); // the platform's words for every game
+  if (e.kind === "resigned") return fill(W.resigned, { who: seatName(e.seat) }); // the platform's too (games/resignation.py)
   if (e.kind && typeof mod.describeEvent === "function") {
     try {
       const text = mod.describeEvent(e, players);

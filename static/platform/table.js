@@ -4,6 +4,7 @@ import { api, wsUrl } from "./api.js";
 import { el, fill } from "./kit.js";
 import { createRacePanel } from "./races.js";
 import { reportButton } from "./report.js";
+import { createResults } from "./results.js";
 
 const C = window.TABLE_CONFIG;
 const T = C.i18n;
@@ -55,7 +56,8 @@ function drawSeats() {
       if (p.username === table.host) item.append(" ", el("span", { class: "tag", text: T.host }));
       if (p.username === C.me && !p.bot) item.append(" ", el("span", { class: "tag you", text: T.you }));
       if (C.me && !p.bot && p.username !== C.me) item.append(" ", reportButton(p.username, table.match));
-      if (p.zombie) item.append(" ", el("span", { class: "tag warn", "data-testid": `zombie-${s}`, text: T.zombie }));
+      if (p.left) item.append(" ", el("span", { class: "tag left", "data-testid": `left-${s}`, text: T.left }));
+      else if (p.zombie) item.append(" ", el("span", { class: "tag warn", "data-testid": `zombie-${s}`, text: T.zombie }));
       if (!p.bot && p.rtt_ms !== null && p.rtt_ms !== undefined) {
         // The round trip the server measured: what a race of this player is compensated by (up to the table's cap).
         item.append(" ", el("span", { class: "tag ping", "data-testid": `ping-${s}`,
@@ -95,11 +97,54 @@ function drawSeats() {
   const player = document.getElementById("player-controls");
   player.replaceChildren();
   if (mine && table.status === "open") player.append(el("button", { "data-testid": "leave", text: T.leave, onclick: () => call("leave/") }));
-  if (table.status === "finished" && C.tournamentUrl) {
-    player.append(el("a", { href: C.tournamentUrl, class: "button-link", "data-testid": "back-to-tournament", text: T.backToTournament }));
-  } else if (mine && table.status === "finished") player.append(el("button", { "data-testid": "rematch", text: T.rematch, onclick: () => call("rematch/") }));
-  if (table.match && table.status === "finished") player.append(" ", el("a", { href: `/matches/${table.match}/replay/`, "data-testid": "replay-link", text: T.replay }));
+  // A live match can be left for good (PROTOCOL.md "Leaving a match"), after a confirmation; the ways on
+  // once it is over (rematch or tournament, replay, lobby) are in the results card (results.js).
+  if (mine && !mine.left && table.status === "playing") player.append(resignControl());
+  if (table.status === "finished" && !results.shown()) drawFinishedLinks(player);
 }
+
+function resignControl() {
+  const wrap = el("span", { class: "resign" });
+  const ask = el("button", { type: "button", class: "secondary", "data-testid": "resign", text: T.resign, onclick: () => {
+    ask.hidden = true;
+    const box = el("span", { class: "resign-confirm", role: "group", "aria-label": T.resign, "data-testid": "resign-confirm" },
+      el("span", { text: T.resignAsk }),
+      el("button", { type: "button", "data-testid": "resign-yes", text: T.resignYes, onclick: () => call("resign/") }),
+      el("button", { type: "button", class: "secondary", "data-testid": "resign-no", text: T.resignNo, onclick: () => { box.remove(); ask.hidden = false; ask.focus(); } }));
+    wrap.append(box);
+    box.querySelector("[data-testid=resign-yes]").focus();
+  } });
+  wrap.append(ask);
+  return wrap;
+}
+
+// Before the results card is drawn (a finished table whose view has not come yet): the ways on, as before.
+function drawFinishedLinks(player) {
+  if (C.tournamentUrl) {
+    player.append(el("a", { href: C.tournamentUrl, class: "button-link", "data-testid": "back-to-tournament", text: T.backToTournament }));
+  } else if (table.players.find((p) => p.username === C.me && !p.bot)) {
+    player.append(el("button", { "data-testid": "rematch", text: T.rematch, onclick: () => call("rematch/") }));
+  }
+  if (table.match) player.append(" ", el("a", { href: `/matches/${table.match}/replay/`, "data-testid": "replay-link", text: T.replay }));
+}
+
+const resultsBox = document.getElementById("results");
+const resultsView = createResults(resultsBox, { me: C.me, tournamentUrl: C.tournamentUrl, onRematch: () => call("rematch/") });
+let resultsMatch = null;
+const results = {
+  shown: () => !resultsBox.hidden,
+  // The view of the match on screen: its outcome, once there is one, is drawn at the top (fresh: it just ended here).
+  update(view, fresh) {
+    const outcome = view && view.finished !== false ? view.outcome : null;
+    if (!outcome) {
+      if (resultsMatch !== matchId) resultsView.hide();
+      return;
+    }
+    resultsMatch = matchId;
+    resultsView.show({ matchId, outcome, table, seat, fresh });
+    drawSeats();
+  },
+};
 
 async function call(path, body) {
   try {
@@ -142,6 +187,7 @@ async function onMessage(msg) {
         await ensureRenderer();
         renderer.update(msg.view, [], { now_ms: msg.now_ms }); // match time at connect, for countdowns
         tableEvent(msg.view, []);
+        results.update(msg.view, false);
       }
       break;
     case "events": {
@@ -155,6 +201,7 @@ async function onMessage(msg) {
       if (msg.view) {
         renderer.update(msg.view, msg.events.filter((e) => e.kind));
         tableEvent(msg.view, msg.events.filter((e) => e.kind));
+        results.update(msg.view, true);
       }
       break;
     }

@@ -34,7 +34,7 @@ def test_table_lifecycle_over_rest() -> None:
     r = host.post("/api/tables/", {"game": "smackit", "seats": 3, "options": {"max_minutes": 5}}, format="json")
     assert r.status_code == 201
     table = r.json()
-    assert table["players"] == [{"seat": 0, "username": "host", "bot": False, "level": None, "zombie": False, "connected": False, "rtt_ms": None}]
+    assert table["players"] == [{"seat": 0, "username": "host", "bot": False, "level": None, "zombie": False, "left": False, "connected": False, "rtt_ms": None}]
     assert table["status"] == "open" and table["match"] is None and table["options"] == {"max_minutes": 5}
     tid = table["id"]
     assert guest.post(f"/api/tables/{tid}/join/", {"seat": 0}, format="json").status_code == 409

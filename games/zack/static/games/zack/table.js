@@ -53,6 +53,7 @@ const STRINGS = {
   stopCard: gettext("{name} threw a Stop card: {face}."),
   colourError: gettext("{name} threw the colour card — a mistake that may be challenged!"),
   won: gettext("{name} threw the colour card and wins!"),
+  wonResigned: gettext("{name}'s seat threw the colour card: the match is over, and a player who resigned is placed last."),
   winner: gettext("Winner: {name}"),
   left: gettext("Cards left"),
   outOfTurn: gettext("Out of turn"),
@@ -276,7 +277,7 @@ export function createRenderer(root, ctx) {
       const y = 50 + 40 * Math.sin(angle);
       const mine = row.seat === ctx.seat;
       const node = el("div", {
-        class: `zack-seat${mine ? " mine" : ""}${view.winner === row.seat ? " winner" : ""}`,
+        class: `zack-seat${mine ? " mine" : ""}${view.finished && winnerSeat() === row.seat ? " winner" : ""}`,
         "data-testid": `seat-${row.seat}`, "data-colour": row.colour, style: `left:${x}%;top:${y}%;--hue:${HUES[row.colour] || "#888"}`,
       });
       node.append(el("div", { class: "zack-seat-head" }, colourTag(row.colour), el("span", { class: "zack-name", text: nameOf(row.seat) })));
@@ -329,7 +330,7 @@ export function createRenderer(root, ctx) {
   function drawStatus() {
     const now = matchNow();
     let text;
-    if (view.finished) text = fill(t.winner, { name: who(view.winner) });
+    if (view.finished) text = fill(t.winner, { name: who(winnerSeat()) });
     else if (view.waiting_choice !== null && view.waiting_choice !== undefined) {
       text = fill(t.waitingChoice, { name: who(view.waiting_choice) });
       if (now !== null && view.choose_due_ms) text += ` — ${fill(t.choiceIn, { s: Math.max(0, Math.ceil((view.choose_due_ms - now) / 1000)) })}`;
@@ -422,6 +423,12 @@ export function createRenderer(root, ctx) {
         el("tbody", {}, ...rows)));
   }
 
+  // The outcome's winner: the seat that emptied its pile, unless its player resigned (placed last: games/resignation.py).
+  function winnerSeat() {
+    const w = view.outcome && view.outcome.winners;
+    return w && w.length ? w[0] : view.winner;
+  }
+
   function draw() {
     if (!view || !Array.isArray(view.seats)) return;
     frame.dataset.finished = view.finished ? "true" : "false";
@@ -466,7 +473,9 @@ export function createRenderer(root, ctx) {
         note(t.passed, "stop", true);
         break;
       case "colour_thrown":
-        note(fill(d.win ? t.won : t.colourError, { name: who(e.seat) }), d.win ? "good" : "bad", true);
+        // A resigned player's seat, played on by a bot, may empty it first: the match ends, but that player is placed last.
+        if (d.win && ((view && view.outcome && view.outcome.resigned) || []).includes(e.seat)) note(fill(t.wonResigned, { name: who(e.seat) }), "stop", true);
+        else note(fill(d.win ? t.won : t.colourError, { name: who(e.seat) }), d.win ? "good" : "bad", true);
         break;
       default:
         break;
