@@ -134,6 +134,7 @@ from typing import Any
 
 from games import races
 from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
+from games.kit.opening import deal_round, open_table, shuffled
 
 NUMBERS = 50
 CHALLENGES = 4
@@ -213,23 +214,10 @@ class SmackItRules(GameRules):
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Shuffle and deal every card one by one, starting left of the dealer."""
-        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
-            raise RuleError("bad_option", f"seats must be {self.min_seats} to {self.max_seats}")
-        if options is not None and not isinstance(options, dict):
-            raise RuleError("bad_option", "options must be a mapping")
-        opts = self.table_options(options, seats)
-        dealer = opts["dealer"]
-        if dealer >= seats:
-            raise RuleError("bad_option", f"option dealer must be below {seats}")
-        if dealer < 0:
-            dealer = seats - 1
-        opts["dealer"] = dealer
-        first = (dealer + 1) % seats
-        order = list(range(len(DECK)))
-        rng.shuffle(order)
-        dealt: list[list[int]] = [[] for _ in range(seats)]
-        for i, cid in enumerate(order):
-            dealt[(first + i) % seats].append(cid)
+        o = open_table(self, seats, options)
+        dealer, first = o.dealer, o.first
+        opts = {**o.options, "dealer": dealer}
+        dealt = deal_round(shuffled(range(len(DECK)), rng), seats, first)
         # each dealt card lands on top of the pile: the last one dealt is on top
         piles = [[dict(DECK[c]) for c in reversed(p)] for p in dealt]
         events = [event("dealt", None, seats=seats, dealer=dealer, first=first, options=opts, piles=piles)]
@@ -668,8 +656,7 @@ class SmackItRules(GameRules):
         cards = [_card(c) for c in st["centre"]]
         data: dict[str, Any] = {"cards": cards, "by": by, "removed": removed, "next": nxt}
         if st["options"]["shuffle_won"] and not removed:
-            order = [c["id"] for c in cards]
-            rng.shuffle(order)
+            order = shuffled([c["id"] for c in cards], rng)
             data["order"] = order
             data["shuffled"] = True
         tx.emit({"kind": "pile_won", "seat": w, "data": data})

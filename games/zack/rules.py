@@ -112,6 +112,7 @@ from typing import Any
 
 from games import races
 from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
+from games.kit.opening import deal_round, open_table, shuffled
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green", "orange", "purple")
 
@@ -258,19 +259,10 @@ class ZackRules(GameRules):
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Shuffle the match's deck and deal it one by one from the dealer's left."""
-        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
-            raise RuleError("bad_option", f"ZACK! needs {self.min_seats} to {self.max_seats} seats")
-        opts = self.table_options(options, seats)
-        if opts["dealer"] >= seats:
-            raise RuleError("bad_option", f"option dealer must be below {seats}")
-        dealer = seats - 1 if opts["dealer"] == -1 else opts["dealer"]
-        opts["dealer"] = dealer
-        cards = deck_for(seats, opts)
-        rng.shuffle(cards)
-        first = (dealer + 1) % seats
-        piles: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
-        for k, card in enumerate(cards):
-            piles[(first + k) % seats].append(card)
+        o = open_table(self, seats, options)
+        dealer, first = o.dealer, o.first
+        opts = {**o.options, "dealer": dealer}
+        piles = deal_round(shuffled(deck_for(seats, opts), rng), seats, first)
         return [
             event(
                 "dealt",

@@ -170,6 +170,7 @@ from typing import Any
 
 from games import races
 from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
+from games.kit.opening import deal_hands, open_table, shuffled
 
 # --- the deck: data in one place ---------------------------------------------
 
@@ -383,12 +384,8 @@ class ZigzagRules(GameRules):
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Validate seats and options, then deal the first manche and start its first tour."""
-        if not is_int(seats) or seats not in JOKERS_BY_SEATS:
-            raise RuleError("bad_option", "ZIGZAG is played by 4 or 6 players (teams of two)")
-        opts = self.table_options(options, seats)
-        if opts["dealer"] >= seats:
-            raise RuleError("bad_option", f"option dealer must be below {seats}")
-        dealer = opts["dealer"] if opts["dealer"] >= 0 else seats - 1
+        o = open_table(self, seats, options, seat_counts=JOKERS_BY_SEATS)
+        opts, dealer = o.options, o.dealer
         deck = deck_for(seats, opts["beginner"])
         return _new_manche(seats, opts, dealer, deck, 1, 0, rng)
 
@@ -1004,10 +1001,7 @@ def _new_manche(
     seats: int, opts: dict[str, Any], dealer: int, deck: list[int], manche: int, now_ms: int, rng: random.Random
 ) -> list[Event]:
     """Shuffle everything, deal 4 each, start tour 1 with its timer."""
-    order = list(deck)
-    rng.shuffle(order)
-    hands = [order[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(seats)]
-    draw = order[HAND_SIZE * seats :]
+    hands, draw = deal_hands(shuffled(deck, rng), seats, HAND_SIZE)
     return [
         event(
             "dealt",
@@ -1040,8 +1034,7 @@ def _end_tour(tx: Tx, now_ms: int, rng: random.Random, reason: str) -> None:
     )
     state = tx.emit(ended)
     if len(state["draw"]) < seats:
-        order = list(state["discard"])
-        rng.shuffle(order)
+        order = shuffled(state["discard"], rng)
         state = tx.emit(event("reshuffled", None, order=order, count=len(order)))
     tour = state["tour"] + 1
     tx.emit(event("tour_started", None, manche=state["manche"], tour=tour, starting=cards(state["draw"][:seats])))
@@ -1055,8 +1048,7 @@ def _replace(tx: Tx, team: int, reason: str, rng: random.Random) -> None:
     need = 2 * HAND_SIZE
     if len(state["draw"]) < need:
         # never short of cards: at least 28 cards are in the draw and discard piles
-        order = list(state["discard"])
-        rng.shuffle(order)
+        order = shuffled(state["discard"], rng)
         state = tx.emit(event("reshuffled", None, order=order, count=len(order)))
     draw = state["draw"]
     hands = {str(a): cards(draw[:HAND_SIZE]), str(b): cards(draw[HAND_SIZE:need])}

@@ -114,6 +114,7 @@ from typing import Any
 
 from games import races
 from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, Timing, Tx, event, is_int, timer_event
+from games.kit.opening import deal_hands, open_table, shuffled
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
@@ -319,17 +320,9 @@ class ZwickerRules(GameRules):
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
         """Shuffle, deal four cards each, turn up a discard, peek at the near row."""
-        if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
-            raise RuleError("bad_option", f"Zwicker needs {self.min_seats} to {self.max_seats} seats")
-        opts = self.table_options(options, seats)
-        if opts["dealer"] >= seats:
-            raise RuleError("bad_option", "option dealer must be a seat of this table")
-        dealer = seats - 1 if opts["dealer"] == -1 else opts["dealer"]
-        first = (dealer + 1) % seats
-        deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
-        slots = [deck[4 * s : 4 * s + 4] for s in range(seats)]
-        rest = deck[4 * seats :]
+        o = open_table(self, seats, options)
+        opts, dealer, first = o.options, o.dealer, o.first
+        slots, rest = deal_hands(shuffled(range(DECK_SIZE), rng), seats, 4)
         events = [
             event(
                 "dealt",
@@ -427,8 +420,7 @@ class ZwickerRules(GameRules):
         discard = state["discard"]
         if len(discard) <= 1:
             return None
-        order = discard[:-1]
-        rng.shuffle(order)
+        order = shuffled(discard[:-1], rng)
         tx.emit(event("reshuffled", None, draw=[card(c) for c in order]))
         return order[0]
 
