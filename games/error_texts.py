@@ -10,7 +10,7 @@ code raised anywhere has an entry here (tests/games/test_error_texts.py enumerat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -18,44 +18,48 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-# RuleError codes of games/engine.py and games/<slug>/rules.py (the platform sends them as `rule_code`).
-RULE_MESSAGES: Mapping[str, Any] = {
+from games.registry import all_slugs, get_texts
+
+# RuleError codes of games/engine.py and those more than one game raises (the platform sends them as
+# `rule_code`); a code only one game raises has its sentence in that game's texts (games/kit/texts.py).
+PLATFORM_RULE_MESSAGES: Mapping[str, Any] = {
     "bad_action": _("This move is not possible."),
     "bad_option": _("This table option is not valid."),
     "unknown_action": _("This game has no such move."),
     "match_over": _("The match is over."),
     "not_your_turn": _("It is not your turn."),
-    "wrong_phase": _("That move does not fit this step of your turn."),
     "not_seated": _("Only a seated player can do this."),
-    "not_in_hand": _("You do not hold that card."),
-    "gone": _("That card is no longer in the centre."),
-    "empty_slot": _("There is no card in that place."),
-    "empty_pile": _("No card is left to draw."),
-    "empty_centre": _("There is no card in the centre to take."),
-    "bad_target": _("You cannot choose that player for this card."),
-    "no_cards": _("Your pile is empty."),
-    "no_challenge_card": _("You hold no challenge card for that colour."),
-    "no_colour_card": _("Your colour card lies in the box."),
-    "not_choosing": _("You have no colour to choose."),
-    "grace": _("A beginner may not be challenged as slow yet."),
-    "no_power": _("This card has no power."),
-    "already_called": _("Zwicker has already been called."),
-    "snap_pending": _("Your snap is still being judged."),
-    "smack_pending": _("A Smack it! card lies on top: smack it, nobody flips now."),
-    "already_smacked": _("Your hand already lies on this card: the race is being judged."),
-    "already_claimed": _("Your move is already on its way: the race is being judged."),
-    "out_for_good": _("You are out for good and can no longer smack."),
-    "stop_limit": _("Two STOPs already lie before that player."),
-    "not_a_stop": _("That card is not a STOP."),
-    "not_a_z": _("That card is not a Z."),
-    "no_counters": _("Your team has used its three failed counters."),
-    "already_passed": _("You have already passed."),
-    "already_opened": _("You have already opened this round."),
-    "not_opened": _("Open first: discard a card and take your starting card."),
-    "claim_pending": _("Your take from the centre is being judged: wait a moment."),
     "resigned": _("You have left this match already."),
-    "signs_ride": _("Signs are secret at this table: give your sign with your next move."),
 }
+
+
+class _RuleMessages(Mapping[str, Any]):
+    """rule_code -> sentence: the platform's, then every registered game's own (read through the registry at
+    each use, so a game registered at run time is in it)."""
+
+    def _all(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for slug in all_slugs():
+            out.update(get_texts(slug).errors)
+        return {**out, **PLATFORM_RULE_MESSAGES}
+
+    def __getitem__(self, code: str) -> Any:
+        if code in PLATFORM_RULE_MESSAGES:
+            return PLATFORM_RULE_MESSAGES[code]
+        for slug in all_slugs():
+            errors = get_texts(slug).errors
+            if code in errors:
+                return errors[code]
+        raise KeyError(code)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+RULE_MESSAGES: Mapping[str, Any] = _RuleMessages()
 
 # PlatformError codes of the services, selectors, APIs and sockets.
 PLATFORM_MESSAGES: Mapping[str, Any] = {
