@@ -24,7 +24,7 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
 
-from games import errors, selectors, services, socket_policy
+from games import errors, selectors, services, socket_policy, spectator_syncs
 from games.deals import deal_played_elsewhere
 from games.latency import RttEstimator
 from games.models import Match, Table
@@ -408,6 +408,7 @@ class TableConsumer(PlatformConsumer):
         embedded default the worker's messages pass the sealed, type-checked relay,
         live/relay_protocol.py). It never decides which seat this socket sees.
         """
+        spectator_syncs.note(message["match"], message["events"], message["state"])
         if message["match"] != self.match_id:
             if self.match_id is None or message["match"] > self.match_id:
                 await self._switch_match()
@@ -434,6 +435,7 @@ class TableConsumer(PlatformConsumer):
         `match_events` would do when the group message came, only sooner. Otherwise nothing
         happens and that group message delivers them in order. True when sent.
         """
+        spectator_syncs.note(message["match"], message["events"], message["state"])
         if self.inbox is None or self.handling or self.inbox or self.blind:
             return False
         events = message["events"]
@@ -441,6 +443,12 @@ class TableConsumer(PlatformConsumer):
             return False
         await self._send_redacted(events, message["state"])
         return True
+
+    async def send_hello(self) -> None:
+        """Greet the socket again (a sync too far behind or ahead of the log)."""
+        hello = await self._hello()
+        if hello is not None:
+            await self.send_json(hello)
 
     async def _switch_match(self) -> None:
         """A rematch started: greet the socket again for the new match."""
@@ -627,6 +635,9 @@ class TableConsumer(PlatformConsumer):
             await self.refuse(refusal)
             return
         since = message["since"]
+        if self.seat is None and not self.blind:
+            spectator_syncs.ask(self, since)  # from memory, coalesced, behind the players (games/spectator_syncs.py)
+            return
         seq = await database_sync_to_async(lambda: Match.objects.values_list("seq", flat=True).get(pk=self.match_id))()
         if seq - since > SYNC_LIMIT or since > seq:
             hello = await self._hello()
