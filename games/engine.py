@@ -193,6 +193,9 @@ def fold_all(rules: Rules, events: list[Event], state: State = None) -> State:
     return state
 
 
+FOLD_PREFIX = "_fold_"
+"""How a game names the fold of one event kind: `_fold_dealt` folds `dealt`."""
+
 MoveFn = Callable[[Any, "Tx", "int | None", Action, int, random.Random, "Timing | None"], None]
 FoldFn = Callable[[Any, State, Event], State]
 
@@ -235,8 +238,11 @@ class GameRules:
       It emits events into `tx` (or raises RuleError: the impossible only;
       punished mistakes are moves). `"timer"` is the system's move (seat None).
       `timing` is a checked `Timing` for kinds in `races`, else None.
-    - `folds`: event kind -> `fn(self, state, event) -> new state` (never
-      mutating the input). The first event of a log folds from `None`.
+    - one fold per event kind, named `_fold_<kind>(self, state, event) -> new
+      state` (never mutating the input); the kit gathers them into `folds`
+      (event kind -> fn) when the class is made, so every game dispatches
+      its facts the same way. Two kinds that fold alike share one function by
+      an alias (`_fold_b = _fold_a`). The first event of a log folds from `None`.
     - `before_move(tx, seat, kind, now_ms, rng)`: what must happen before any
       action, e.g. settling a race whose window closed (default: nothing).
     - `legal_actions(state, seat)`, `view`, `view_all`, `redact`, `outcome`, `setup`.
@@ -254,6 +260,16 @@ class GameRules:
     races: frozenset[str] = frozenset()
     moves: dict[str, MoveFn] = {}
     folds: dict[str, FoldFn] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Gather the class's `_fold_<kind>` methods (and its bases') into `folds`; an explicit `folds` entry wins."""
+        super().__init_subclass__(**kwargs)
+        named: dict[str, FoldFn] = {}
+        for klass in reversed(cls.__mro__):
+            for attr, fn in vars(klass).items():
+                if attr.startswith(FOLD_PREFIX) and callable(fn):
+                    named[attr[len(FOLD_PREFIX):]] = fn
+        cls.folds = {**named, **cls.__dict__.get("folds", {})}
 
     def table_options(self, options: dict[str, Any] | None, seats: int) -> dict[str, Any]:
         """This game's options for a table of `seats`: the request checked against the game's own schema (`options`)."""

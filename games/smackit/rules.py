@@ -134,6 +134,7 @@ from typing import Any
 
 from games import races
 from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
+from games.kit.memo import last_state
 from games.kit.opening import deal_round, open_table, shuffled
 
 NUMBERS = 50
@@ -206,10 +207,6 @@ class SmackItRules(GameRules):
         "dealer": Option("int", -1, "Dealer seat (-1 = the last seat)", minimum=-1, maximum=5, internal=True),
     }
 
-    def __init__(self) -> None:
-        # identity memo of the last public view (states are never mutated)
-        self._view_memo: tuple[Any, dict[str, Any]] | None = None
-
     # ------------------------------------------------------------------ setup
 
     def setup(self, seats: int, options: dict[str, Any], rng: random.Random) -> list[Event]:
@@ -232,7 +229,7 @@ class SmackItRules(GameRules):
     # One function per event kind (the `folds` table at the end of the class): each copies only
     # what changes (no deepcopy: the fold is the hot path) and never mutates its input.
 
-    def _on_dealt(self, state: State, e: Event) -> State:
+    def _fold_dealt(self, state: State, e: Event) -> State:
         d = e["data"]
         n = d["seats"]
         return {
@@ -276,7 +273,7 @@ class SmackItRules(GameRules):
         st["piles"] = piles
         return st, s, e["data"]["card"]["id"]
 
-    def _on_flipped(self, state: State, e: Event) -> State:
+    def _fold_flipped(self, state: State, e: Event) -> State:
         d = e["data"]
         st, s, cid = self._top_taken(state, e)
         st["under"] = st["centre"][-1] if st["centre"] else None
@@ -294,7 +291,7 @@ class SmackItRules(GameRules):
             st["challenge"] = ch
         return st
 
-    def _on_timer(self, state: State, e: Event) -> State:
+    def _fold_timer(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         tid = d["id"]
@@ -308,7 +305,7 @@ class SmackItRules(GameRules):
             st["timer_n"] = st["timer_n"] + 1
         return st
 
-    def _on_race_claimed(self, state: State, e: Event) -> State:
+    def _fold_race_claimed(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         race = st.get("race")
@@ -321,14 +318,14 @@ class SmackItRules(GameRules):
             st["anticipated"] = [d["opened_ms"], sorted({*seats, d["claim"]["seat"]})]
         return st
 
-    def _on_race_settled(self, state: State, e: Event) -> State:
+    def _fold_race_settled(self, state: State, e: Event) -> State:
         st = dict(state)
         st["race"] = None
         st["race_due"] = None
         st["race_n"] = st.get("race_n", 0) + 1
         return st
 
-    def _on_smacked(self, state: State, e: Event) -> State:
+    def _fold_smacked(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         result = d["result"]
@@ -347,7 +344,7 @@ class SmackItRules(GameRules):
             st["last_win"] = lw
         return st
 
-    def _on_pile_won(self, state: State, e: Event) -> State:
+    def _fold_pile_won(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         ids = d["order"] if "order" in d else [c["id"] for c in d["cards"]]
@@ -365,7 +362,7 @@ class SmackItRules(GameRules):
         st["turn"] = d["next"]
         return st
 
-    def _on_forfeited(self, state: State, e: Event) -> State:
+    def _fold_forfeited(self, state: State, e: Event) -> State:
         d = e["data"]
         st, _, cid = self._top_taken(state, e)
         if not st["centre"]:
@@ -375,7 +372,7 @@ class SmackItRules(GameRules):
         st["forfeits"] = st["forfeits"] + 1
         return st
 
-    def _on_out(self, state: State, e: Event) -> State:
+    def _fold_out(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         s = e["seat"]
@@ -390,27 +387,29 @@ class SmackItRules(GameRules):
             st["for_good"] = fg
         return st
 
-    def _on_challenge(self, state: State, e: Event) -> State:
+    def _fold_challenge_started(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         st["challenge"] = {"by": d["by"], "order": list(d["order"]), "flips": [], "best": None}
         st["rounds"] = st["rounds"] + 1
         return st
 
-    def _on_challenge_ended(self, state: State, e: Event) -> State:
+    _fold_challenge_restarted = _fold_challenge_started
+
+    def _fold_challenge_ended(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         st["challenge"] = None
         st["turn"] = d["next"]
         return st
 
-    def _on_turn(self, state: State, e: Event) -> State:
+    def _fold_turn(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         st["turn"] = d["next"]
         return st
 
-    def _on_finished(self, state: State, e: Event) -> State:
+    def _fold_finished(self, state: State, e: Event) -> State:
         d = e["data"]
         st = dict(state)
         st["finished"] = True
@@ -762,18 +761,14 @@ class SmackItRules(GameRules):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything on the table is public; pile order is not on the table."""
-        memo = self._view_memo
-        if memo is not None and memo[0] is state:
-            public = memo[1]
-        else:
-            public = self._public_view(state)
-            self._view_memo = (state, public)
-        out = dict(public)
+        out = dict(self._public_view(state))
         out["you"] = seat
         out["legal"] = self.legal_actions(state, seat)
         return out
 
+    @last_state
     def _public_view(self, st: State) -> dict[str, Any]:
+        """What every seat sees alike; built once per state (views of one state share it: games/kit/memo.py)."""
         cards = DECK
         centre = st["centre"]
         k = st["forfeits"]
@@ -870,22 +865,6 @@ class SmackItRules(GameRules):
         return dict(e)
 
     moves = {"flip": _flip, "smack": _smack, TIMER: _timer}
-    folds = {
-        "dealt": _on_dealt,
-        "flipped": _on_flipped,
-        "timer": _on_timer,
-        "race_claimed": _on_race_claimed,
-        "race_settled": _on_race_settled,
-        "smacked": _on_smacked,
-        "pile_won": _on_pile_won,
-        "forfeited": _on_forfeited,
-        "out": _on_out,
-        "challenge_started": _on_challenge,
-        "challenge_restarted": _on_challenge,
-        "challenge_ended": _on_challenge_ended,
-        "turn": _on_turn,
-        "finished": _on_finished,
-    }
 
 
 RULES = SmackItRules()

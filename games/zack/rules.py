@@ -624,7 +624,7 @@ class ZackRules(GameRules):
 
     # --- fold (the table `folds` is at the end of the class): copy only what changes ---------
 
-    def _on_dealt(self, state: State, ev: Event) -> State:
+    def _fold_dealt(self, state: State, ev: Event) -> State:
         data = ev["data"]
         n = data["seats"]
         dealt = [c for pile in data["piles"] for c in pile]
@@ -663,7 +663,7 @@ class ZackRules(GameRules):
         """A copy of `state` after something happened at the box: the top card's [D race b] window closes."""
         return {**state, "last_throw": None}
 
-    def _on_thrown(self, state: State, ev: Event) -> State:
+    def _fold_thrown(self, state: State, ev: Event) -> State:
         s = self._box_moved(state)
         seat = ev["seat"]
         data = ev["data"]
@@ -693,7 +693,7 @@ class ZackRules(GameRules):
             s["waiting_choice"] = seat
         return s
 
-    def _on_returned(self, state: State, ev: Event) -> State:
+    def _fold_returned(self, state: State, ev: Event) -> State:
         card = ev["data"].get("card")
         if card is None:
             return dict(state)
@@ -702,10 +702,10 @@ class ZackRules(GameRules):
         piles[seat] = [*piles[seat][1:], card["id"]]
         return {**state, "piles": piles}
 
-    def _on_colours_passed(self, state: State, ev: Event) -> State:
+    def _fold_colours_passed(self, state: State, ev: Event) -> State:
         return {**self._box_moved(state), "colours": list(ev["data"]["colours"])}
 
-    def _on_race_claimed(self, state: State, ev: Event) -> State:
+    def _fold_race_claimed(self, state: State, ev: Event) -> State:
         data = ev["data"]
         race = state["race"]
         if race is None:
@@ -714,22 +714,22 @@ class ZackRules(GameRules):
                 race = races.with_claim(race, c, data["comp_ms"])
         return {**state, "race": races.with_claim(race, data["claim"], data["comp_ms"])}
 
-    def _on_race_settled(self, state: State, ev: Event) -> State:
+    def _fold_race_settled(self, state: State, ev: Event) -> State:
         return {**state, "race": None, "race_due": None, "race_n": state["race_n"] + 1}
 
-    def _on_timer(self, state: State, ev: Event) -> State:
+    def _fold_timer(self, state: State, ev: Event) -> State:
         data = ev["data"]
         if data["id"].startswith(RACE_TIMER):
             return {**state, "race_due": data["due_ms"]}
         return {**state, "choose_timer": data["id"], "choose_due": data["due_ms"], "timer_seq": state["timer_seq"] + 1}
 
-    def _on_chosen(self, state: State, ev: Event) -> State:
+    def _fold_chosen(self, state: State, ev: Event) -> State:
         data = ev["data"]
         s = self._box_moved(state)
         s.update(waiting_choice=None, choose_timer=None, choose_due=None, turn=data["target_seat"], turn_since=data["at"])
         return s
 
-    def _on_challenged(self, state: State, ev: Event) -> State:
+    def _fold_challenged(self, state: State, ev: Event) -> State:
         data = ev["data"]
         s = self._box_moved(state)
         taker = data["taker"]
@@ -746,7 +746,7 @@ class ZackRules(GameRules):
         )
         return s
 
-    def _on_colour_thrown(self, state: State, ev: Event) -> State:
+    def _fold_colour_thrown(self, state: State, ev: Event) -> State:
         data = ev["data"]
         s = self._box_moved(state)
         if data["win"]:
@@ -755,7 +755,7 @@ class ZackRules(GameRules):
             s["box"] = [*s["box"], {"colour_card": data["colour"], "seat": ev["seat"]}]
         return s
 
-    def _on_finished(self, state: State, ev: Event) -> State:
+    def _fold_finished(self, state: State, ev: Event) -> State:
         return {**state, "finished": True, "outcome": ev["data"]["outcome"]}
 
     # --- what seats see ---------------------------------------------------------------
@@ -892,19 +892,6 @@ class ZackRules(GameRules):
         "colour": _colour,
         "choose": _choose,
         TIMER: _timer,
-    }
-    folds = {
-        "dealt": _on_dealt,
-        "thrown": _on_thrown,
-        "returned": _on_returned,
-        "colours_passed": _on_colours_passed,
-        "race_claimed": _on_race_claimed,
-        "race_settled": _on_race_settled,
-        "timer": _on_timer,
-        "chosen": _on_chosen,
-        "challenged": _on_challenged,
-        "colour_thrown": _on_colour_thrown,
-        "finished": _on_finished,
     }
 
 

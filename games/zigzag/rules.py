@@ -170,6 +170,7 @@ from typing import Any
 
 from games import races
 from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
+from games.kit.memo import last_state
 from games.kit.opening import deal_hands, open_table, shuffled
 
 # --- the deck: data in one place ---------------------------------------------
@@ -376,9 +377,6 @@ class ZigzagRules(GameRules):
         ),
         "dealer": Option("int", -1, "Dealer seat (-1: the last seat)", minimum=-1, maximum=5, internal=True),
     }
-
-    def __init__(self) -> None:
-        self._last_public: tuple[State, dict[str, Any]] | None = None
 
     # --- setup -------------------------------------------------------------------
 
@@ -800,7 +798,7 @@ class ZigzagRules(GameRules):
         seats = state["seats"]
         if seat is not None and not (is_int(seat) and 0 <= seat < seats):
             seat = None
-        v = self._public(state)
+        v = dict(self._public(state))
         v["seat"] = seat
         signals: dict[str, dict[str, Any]] = {}
         v["signals"] = signals
@@ -859,16 +857,9 @@ class ZigzagRules(GameRules):
         }
         return v
 
+    @last_state
     def _public(self, state: State) -> dict[str, Any]:
-        """What every seat sees alike; built once per state (views of one state share it).
-
-        The platform asks for one view per seat of the same state after every
-        commit, so the last state's public part is memoised by identity. States
-        are never changed in place (fold copies), so identity is enough.
-        """
-        cached = self._last_public
-        if cached is not None and cached[0] is state:
-            return dict(cached[1])
+        """What every seat sees alike; built once per state (views of one state share it: games/kit/memo.py)."""
         seats = state["seats"]
         over = state["finished"]
         half = seats // 2
@@ -913,8 +904,7 @@ class ZigzagRules(GameRules):
         }
         if over:
             pub["hands"] = [cards(h) for h in state["hands"]]
-        self._last_public = (state, pub)
-        return dict(pub)
+        return pub
 
     def redact(self, e: Event, seat: int | None) -> Event | None:
         """The event as `seat` sees it, decided from the event alone."""
@@ -971,26 +961,6 @@ class ZigzagRules(GameRules):
         "announce": _announce,
         "counter": _counter,
         TIMER: _timer,
-    }
-    folds = {
-        "dealt": _fold_dealt,
-        "tour_started": _fold_tour_started,
-        "timer": _fold_timer,
-        "opened": _fold_opened,
-        "exchanged": _fold_exchanged,
-        "stopped": _fold_stopped,
-        "z_played": _fold_z_played,
-        "passed": _fold_passed,
-        "race_claimed": _fold_race_claimed,
-        "race_settled": _fold_race_settled,
-        "signalled": _fold_signalled,
-        "announced": _fold_announced,
-        "countered": _fold_countered,
-        "hands_replaced": _fold_hands_replaced,
-        "reshuffled": _fold_reshuffled,
-        "tour_ended": _fold_tour_ended,
-        "manche_ended": _fold_manche_ended,
-        "finished": _fold_finished,
     }
 
 

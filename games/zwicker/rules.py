@@ -622,7 +622,7 @@ class ZwickerRules(GameRules):
             s = _looks_in_place(s)
         return s
 
-    def _f_dealt(self, state: Any, e: Event) -> dict[str, Any]:
+    def _fold_dealt(self, state: Any, e: Event) -> dict[str, Any]:
         d = e["data"]
         n = d["seats"]
         return {
@@ -651,19 +651,19 @@ class ZwickerRules(GameRules):
             "looks": [[] for _ in range(n)],  # per seat: the cards it is looking at now
         }
 
-    def _f_peeked(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_peeked(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         _add_look(state, s, e["seat"], d["target"], d["slot"], d["card"]["id"], d.get("until_ms"))
         return s
 
-    def _f_looks_ended(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_looks_ended(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         cutoff = e["data"]["until_ms"]
         s = dict(state)
         s["looks"] = [[lk for lk in row if lk["until_ms"] > cutoff] for row in state["looks"]]
         return s
 
-    def _f_race_claimed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_race_claimed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         race = state["race"]
@@ -673,35 +673,38 @@ class ZwickerRules(GameRules):
         s["race"] = races.with_claim(race, d["claim"], d["comp_ms"])
         return s
 
-    def _f_race_settled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_race_settled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         return {**state, "race": None}
 
-    def _f_nothing(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_snap_taken_back(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+        """A fact for the log and the table, not for the state (so is a turn's timeout)."""
         return state
 
-    def _f_drawn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    _fold_turn_timeout = _fold_snap_taken_back
+
+    def _fold_drawn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         return {**state, "draw": state["draw"][:-1], "drawn": e["data"]["card"]["id"], "phase": "drawn"}
 
-    def _f_took_discard(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_took_discard(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         _set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
         _turn_done(state, s, [*state["discard"][:-1], d["old"]["id"]], d.get("at"))
         return s
 
-    def _f_replaced(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_replaced(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         _set_slot(state, s, e["seat"], d["slot"], d["card"]["id"])
         _turn_done(state, s, [*state["discard"], d["old"]["id"]], d.get("at"))
         return s
 
-    def _f_discarded(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_discarded(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         s = dict(state)
         _turn_done(state, s, [*state["discard"], e["data"]["card"]["id"]], e["data"].get("at"))
         return s
 
-    def _f_used(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_used(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         _turn_done(state, s, [*state["discard"], d["card"]["id"]], d.get("at"))
@@ -715,7 +718,7 @@ class ZwickerRules(GameRules):
             s["king"] = {"target": d["target"], "target_slot": d["target_slot"], "card": d["seen"]["id"]}
         return s
 
-    def _f_swapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_swapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         _swap_cards(state, s, e["seat"], d["slot"], d["target"], d["target_slot"])
@@ -723,10 +726,10 @@ class ZwickerRules(GameRules):
         s["phase"] = "done"
         return s
 
-    def _f_kept(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_kept(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         return {**state, "king": None, "phase": "done"}
 
-    def _f_snapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_snapped(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         seat = e["seat"]
         s = dict(state)
@@ -743,7 +746,7 @@ class ZwickerRules(GameRules):
         s["top_ms"] = d["at"]
         return s
 
-    def _f_snap_wrong(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_snap_wrong(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         pen = e["data"]["penalty"]
         if pen is None:
             return state
@@ -754,14 +757,14 @@ class ZwickerRules(GameRules):
         s["slots"] = slots
         return s
 
-    def _f_called(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_called(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         left = [0 if i == e["seat"] else 1 for i in range(state["seats"])]
         return {**state, "caller": e["seat"], "turns_left": left, "phase": "done"}
 
-    def _f_reshuffled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_reshuffled(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         return {**state, "draw": [c["id"] for c in reversed(e["data"]["draw"])], "discard": state["discard"][-1:]}
 
-    def _f_turn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_turn(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         s = dict(state)
         if state["turns_left"] is not None and state["turn_no"] > 0:
             left = list(state["turns_left"])
@@ -775,12 +778,12 @@ class ZwickerRules(GameRules):
         s["timer"] = None
         return s
 
-    def _f_timer(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_timer(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         if e["data"]["id"].startswith(("race:", "look-")):
             return state  # the race and the looks keep their own times; `timer` is the turn's
         return {**state, "timer": {"id": e["data"]["id"], "due": e["data"]["due_ms"]}}
 
-    def _f_revealed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_revealed(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         d = e["data"]
         s = dict(state)
         s["finished"] = True
@@ -791,7 +794,7 @@ class ZwickerRules(GameRules):
         s["revealed"] = {"slots": d["slots"], "totals": d["totals"]}
         return s
 
-    def _f_finished(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
+    def _fold_finished(self, state: dict[str, Any], e: Event) -> dict[str, Any]:
         return {**state, "outcome": e["data"]["outcome"]}
 
     # --- legal actions -------------------------------------------------------
@@ -966,30 +969,6 @@ class ZwickerRules(GameRules):
         "zwicker": _zwicker,
         "snap": _snap,
         TIMER: _timer,
-    }
-    folds = {
-        "dealt": _f_dealt,
-        "peeked": _f_peeked,
-        "drawn": _f_drawn,
-        "took_discard": _f_took_discard,
-        "replaced": _f_replaced,
-        "discarded": _f_discarded,
-        "used": _f_used,
-        "swapped": _f_swapped,
-        "kept": _f_kept,
-        "snapped": _f_snapped,
-        "snap_wrong": _f_snap_wrong,
-        "snap_taken_back": _f_nothing,
-        "called": _f_called,
-        "reshuffled": _f_reshuffled,
-        "turn_timeout": _f_nothing,
-        "turn": _f_turn,
-        "timer": _f_timer,
-        "revealed": _f_revealed,
-        "finished": _f_finished,
-        "race_claimed": _f_race_claimed,
-        "race_settled": _f_race_settled,
-        "looks_ended": _f_looks_ended,
     }
 
 
