@@ -40,12 +40,12 @@ trip: their claims are judged on arrival.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine import BotContext, BotMove, Event
+from games.kit import reactions
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ LEVELS: dict[str, Level] = {
     "hard": Level(250, 480, 0.2, 0.0, 0.0, floor_ms=150),
 }
 LATE_FACTOR = 2.2
-CAP_SIGMAS = 3.0  # the slowest ordinary reaction: median * exp(3 sigma), before lateness
+CAP_SIGMAS = reactions.CAP_SIGMAS  # the slowest ordinary reaction: median * exp(3 sigma), before lateness
 
 MIN_REACTION_MS = 150  # nobody smacks sooner (every level's floor is at least this)
 MIN_FLIP_MS = 250
@@ -86,24 +86,30 @@ def _draw(seat: int, e: dict[str, Any], salt: int) -> random.Random:
     return random.Random(seed)
 
 
-def _lognormal(r: random.Random, median: float, sigma: float, floor: float) -> int:
-    return int(max(floor, median * math.exp(r.gauss(0.0, sigma))))
+def _lognormal(r: random.Random, median: float, sigma: float, floor: int) -> int:
+    """A flip's delay or a misread smack's: log-normal, uncapped, never late."""
+    return reactions.reaction_ms(r, median_ms=median, sigma=sigma, floor_ms=floor, cap_sigmas=None)
 
 
 def smack_reaction(level: Level, r: random.Random) -> int | None:
     """One reaction to a Smack it! card (ms after it showed), or None when the bot misses it altogether."""
-    if r.random() < level.miss:
+    if reactions.missed(r, level.miss):
         return None
-    ms = level.smack_ms * math.exp(level.spread * min(CAP_SIGMAS, r.gauss(0.0, 1.0)))
-    if r.random() < level.late:
-        ms *= LATE_FACTOR
-    return int(max(level.floor_ms, MIN_REACTION_MS, ms))
+    return reactions.reaction_ms(
+        r,
+        median_ms=level.smack_ms,
+        sigma=level.spread,
+        floor_ms=max(level.floor_ms, MIN_REACTION_MS),
+        late=level.late,
+        late_factor=LATE_FACTOR,
+        cap_sigmas=CAP_SIGMAS,
+    )
 
 
 def reaction_bounds(level: Level) -> tuple[int, int]:
     """The fastest and the slowest smack reaction of a level (ms): what tests and tables may rely on."""
-    slowest = level.smack_ms * math.exp(CAP_SIGMAS * level.spread) * (LATE_FACTOR if level.late else 1)
-    return max(level.floor_ms, MIN_REACTION_MS), int(slowest) + 1
+    slowest = reactions.slowest_ms(median_ms=level.smack_ms, sigma=level.spread, late=level.late, late_factor=LATE_FACTOR, cap_sigmas=CAP_SIGMAS)
+    return max(level.floor_ms, MIN_REACTION_MS), slowest
 
 
 class SmackItBot:

@@ -50,12 +50,12 @@ moves. Nothing else is random: replays and tests are deterministic.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from games.engine import BotContext, BotMove
+from games.kit import reactions
 from games.zack.rules import turn_after
 
 
@@ -79,7 +79,7 @@ LEVELS: dict[str, Level] = {
 }
 MEDIAN_MS = {name: level.median_ms for name, level in LEVELS.items()}
 LATE_FACTOR = 2.5
-CAP_SIGMAS = 3.0  # nobody dozes off for ever: a reaction is at most median * exp(3 sigma) (before lateness)
+CAP_SIGMAS = reactions.CAP_SIGMAS  # nobody dozes off for ever: a reaction is at most median * exp(3 sigma) (before lateness)
 PATIENCE = {"easy": (1.5, 1200), "normal": (1.5, 1000), "hard": (1.5, 800)}  # reaction * a + b before "too slow"
 HUMAN_WINDOW_MS = 1500  # a human's fair time to read the box and throw, before any bot calls them slow
 NEWCOMER_MARGIN_MS = 4000  # added for a human who has never finished a ZACK! match...
@@ -92,11 +92,9 @@ def _rng(seat: int, seq: int, salt: int) -> random.Random:
 
 def reaction_ms(level: Level, r: random.Random) -> int:
     """One reaction: log-normal around the median, never under the floor, sometimes late (easy, normal)."""
-    g = min(CAP_SIGMAS, r.gauss(0.0, 1.0))
-    ms = level.median_ms * math.exp(level.sigma * g)
-    if r.random() < level.late:
-        ms *= LATE_FACTOR
-    return max(level.floor_ms, int(ms))
+    return reactions.reaction_ms(
+        r, median_ms=level.median_ms, sigma=level.sigma, floor_ms=level.floor_ms, late=level.late, late_factor=LATE_FACTOR, cap_sigmas=CAP_SIGMAS
+    )
 
 
 def _reaction(level: str, seat: int, seq: int, salt: int) -> int:
