@@ -138,6 +138,7 @@ PLATFORM_MESSAGES: Mapping[str, Any] = {
     # leaving a match (games/services/tables.table_resign)
     "not_live": _("There is no live match to resign."),
     "resigned": _("You have left this match already."),
+    "organised": _("The organiser seated you here: the match starts soon."),
 }
 
 # Codes built as f"bad_{field}" (a query or form field the player got wrong) share one sentence.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -57,6 +58,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "payload": selectors.table_payload(table),
             "seat": selectors.seat_of(table=table, user=request.user),
             "invite_url": request.build_absolute_uri(f"/invite/{table.invite_code}/"),
+            "grace_seconds": settings.TOURNAMENT_SEAT_GRACE_SECONDS,
         },
     )
 

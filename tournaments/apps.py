@@ -6,9 +6,12 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.hooks import on_match_finished
+        from games.hooks import on_leave_check, on_match_finished, on_seat_arrived
+        from tournaments.services import seat_arrived, seat_leave_refusal
 
         on_match_finished(_match_finished)
+        on_seat_arrived(seat_arrived)
+        on_leave_check(seat_leave_refusal)
 
 
 def _match_finished(match_id: int) -> None:

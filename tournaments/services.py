@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -492,27 +493,39 @@ def _seat_round(t: Tournament, number: int) -> Round | None:
     return rnd
 
 
+def _table_seed(rnd: Round, size: int) -> str | None:
+    return derived_seed(rnd.seed, f"table-{size}") if rnd.seed else None  # same size, same deal
+
+
 def _create_tables(t: Tournament, rnd: Round, tables: list[list[int]], entries: dict[int, Entry]) -> None:
-    """The game tables of one round (or one arena batch), started, players told where to go."""
+    """The game tables of one round (or one arena batch), players told where to go.
+
+    A table with a person at it is dealt once every person has come to it, or after
+    TOURNAMENT_SEAT_GRACE_SECONDS at the latest (`tournament_table_deal`): dealt at once, the
+    match ran (its turn timers, the bots) while a newcomer was still finding the table. A table
+    of bots only is dealt at once.
+    """
+    grace = settings.TOURNAMENT_SEAT_GRACE_SECONDS
     seated: list[tuple[int, int]] = []
     for players in tables:
-        seed = derived_seed(rnd.seed, f"table-{len(players)}") if rnd.seed else None  # same size, same deal
+        humans = [p for p in players if not entries[p].bot_level]
+        deal_now = not humans or grace <= 0
         table = game_services.table_create_for(
             organiser=t.organiser,
             game=t.game,
             players=[(entries[p].user, entries[p].bot_level) for p in players],
             options=t.options,
             ranked=t.ranked,
-            seed=seed,
-            start=True,
+            seed=_table_seed(rnd, len(players)),
+            start=deal_now,
         )
         table.refresh_from_db(fields=["current_match"])
         tt = TournamentTable.objects.create(round=rnd, table=table, match_id=table.current_match_id)
         TournamentSeat.objects.bulk_create(TournamentSeat(tournament_table=tt, seat=s, user_id=p) for s, p in enumerate(players))
-        humans = [p for p in players if not entries[p].bot_level]
-        if humans and t.no_show_seconds:
-            tt_id, delay = tt.pk, t.no_show_seconds
-            transaction.on_commit(lambda tt_id=tt_id, delay=delay: schedule("tournaments.no_show_check", (tt_id,), delay))
+        if not deal_now:
+            transaction.on_commit(lambda tt_id=tt.pk: schedule("tournaments.table_deal", (tt_id,), grace))
+        elif humans:
+            _no_show_after(t, tt.pk)
         seated.extend((p, table.pk) for p in humans)
     message = {"tournament": t.pk, "name": t.name, "round": rnd.number}
     for user_id, table_id in seated:
@@ -638,6 +651,56 @@ def _record_table(t: Tournament, tt: TournamentTable) -> bool:
     return True
 
 
+def _no_show_after(t: Tournament, tt_id: int) -> None:
+    """A no-show's seat goes to a bot `no_show_seconds` after the deal (0: never)."""
+    if t.no_show_seconds:
+        delay = t.no_show_seconds
+        transaction.on_commit(lambda: schedule("tournaments.no_show_check", (tt_id,), delay))
+
+
+def tournament_table_deal(*, tournament_table_id: int) -> bool:
+    """Celery `tournaments.table_deal`: deal a tournament table's match (once; False when there is nothing to do).
+
+    Scheduled TOURNAMENT_SEAT_GRACE_SECONDS after the table was seated, and at once when its last
+    person arrives (`seat_arrived`, a games.hooks listener). The no-show time counts from here.
+    """
+    with transaction.atomic():
+        tt = (
+            TournamentTable.objects.select_for_update(of=("self",)).select_related("table", "round__tournament")
+            .filter(pk=tournament_table_id).first()
+        )
+        if tt is None or tt.done or tt.match_id is not None:
+            return False
+        t = tt.round.tournament
+        if t.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+            return False
+        if tt.table.current_match_id is not None:  # the organiser pressed Start on the table: adopt its match
+            tt.match_id = tt.table.current_match_id
+        else:
+            tt.match = game_services.table_start(table_id=tt.table_id, by=t.organiser, seed=_table_seed(tt.round, tt.table.seats))
+        tt.save(update_fields=["match"])
+        _no_show_after(t, tt.pk)
+        _changed(t.pk)
+    return True
+
+
+def seat_arrived(table_id: int) -> None:
+    """games.hooks listener: a person came to a table for the first time; the last of a tournament table's deals it now."""
+    tt = TournamentTable.objects.filter(table_id=table_id, match__isnull=True, done=False).values_list("pk", flat=True).first()
+    if tt is None:
+        return
+    if Seat.objects.filter(table_id=table_id, bot_level="", seen_at__isnull=True).exists():
+        return
+    transaction.on_commit(lambda: schedule("tournaments.table_deal", (tt,), 0))
+
+
+def seat_leave_refusal(table_id: int) -> str | None:
+    """games.hooks leave check: a tournament's table waiting for its deal keeps its players (they resign once it plays)."""
+    if TournamentTable.objects.filter(table_id=table_id).exists():
+        return "the organiser seated you here: the match starts soon"
+    return None
+
+
 def tournament_no_show_check(*, tournament_table_id: int) -> int:
     """Celery `tournaments.no_show_check`: hand the seats of players who never connected to bots."""
     tt = TournamentTable.objects.select_related("table", "round__tournament").filter(pk=tournament_table_id).first()
@@ -719,6 +782,9 @@ def tournament_watch(*, tournament_id: int) -> None:
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None or t.status != Tournament.Status.RUNNING:
         return
+    late = timezone.now() - dt.timedelta(seconds=settings.TOURNAMENT_SEAT_GRACE_SECONDS)
+    for tt_id in TournamentTable.objects.filter(round__tournament=t, done=False, match__isnull=True, round__started_at__lt=late).values_list("pk", flat=True):
+        tournament_table_deal(tournament_table_id=tt_id)  # its deal task was lost
     stale = TournamentTable.objects.filter(round__tournament=t, done=False).exclude(match__status=Match.Status.LIVE)
     for tt in stale.values_list("match_id", flat=True):
         if tt is not None:

@@ -30,11 +30,12 @@ def _task(service: Callable[..., Any], when: str, key: str = "tournament_id") ->
 start_due = _task(services.tournament_start_due, "At `starts_at`: start, or leave a note saying why not (too few players).")
 table_finished = _task(services.tournament_table_finished, "A match of a tournament table ended: record its places and move the tournament on.", key="match_id")
 next_round = _task(services.tournament_next_round, "Seat the next round once the previous one is over (or end the tournament).")
+table_deal = _task(services.tournament_table_deal, "A tournament table's grace is over, or its last person came: deal its match.", key="tournament_table_id")
 no_show_check = _task(services.tournament_no_show_check, "Hand the seats of players who never connected to their table to bots.", key="tournament_table_id")
 arena_end = _task(services.tournament_arena_end, "The arena's end time: no new table; it is over when the last one ends.")
 watch = _task(services.tournament_watch, "Every minute while running: repair what a lost task or an aborted match left behind.")
 
 # For the manual scheduler of the tests (tests.conftest.run_jobs).
 TASKS: dict[str, Callable[..., Any]] = {
-    task.name: task for task in (start_due, table_finished, next_round, no_show_check, arena_end, watch)
+    task.name: task for task in (start_due, table_finished, next_round, table_deal, no_show_check, arena_end, watch)
 }

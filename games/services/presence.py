@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import selectors
+from games import hooks, selectors
 from games.models import (
     Match,
     Seat,
@@ -41,12 +41,15 @@ def presence_open(*, table_id: int, user_id: int, channel_name: str, process_id:
             if seat is None:
                 return
             back = seat.zombie and not seat.withdrawn
-            if back or seat.seen_at is None:
+            first = seat.seen_at is None
+            if back or first:
                 seat.zombie = seat.zombie and not back
                 seat.seen_at = now
                 seat.save(update_fields=["zombie", "seen_at"])
             if back:
                 bus.table_changed(table_id)
+            if first:  # a tournament table waiting for its players is dealt when the last one comes
+                hooks.run_seat_arrived(table_id)
     except IntegrityError:
         return  # the table (or the user) was deleted meanwhile: nothing to be present at
 

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
-from games import errors, selectors
+from games import errors, hooks, selectors
 from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.models import (
     Match,
@@ -169,6 +169,9 @@ def table_leave(*, table_id: int, user: User) -> Table:
         seat = table.seat_set.filter(user=user, bot_level="").first()
         if seat is None:
             raise errors.conflict("you are not seated at this table", "not_seated")
+        refusal = hooks.leave_refusal(table.pk)  # a tournament's table waiting for its deal is not left
+        if refusal:
+            raise errors.conflict(refusal, "organised")
         seat.delete()
         if table.host_id == user.pk:
             # The next human becomes host; an empty table closes.

@@ -56,8 +56,9 @@ def test_create_register_bots_start_and_see_standings_fill_in(page: Any, server:
     other.wait_for_selector("[data-testid=seated-banner]")
     href = other.locator("[data-testid=seated-link]").get_attribute("href")
     assert re.fullmatch(r"/tables/\d+/", href)
-    # He does not go: after the no-show time a bot plays his seat, and the page says so.
-    page.wait_for_selector("[data-testid=round-1] .tag.warn", timeout=30_000)
+    # He does not go: his table waits for him (TOURNAMENT_SEAT_GRACE_SECONDS, 60), then after the no-show
+    # time a bot plays his seat, and the page says so.
+    page.wait_for_selector("[data-testid=round-1] .tag.warn", timeout=90_000)
 
     # Standings fill in as the tables finish; the round and the tournament end by themselves.
     page.wait_for_selector("[data-testid=t-status][data-status=finished]", timeout=150_000)

@@ -76,6 +76,9 @@ def test_a_ranked_resignation_is_a_loss(clock) -> None:
     assert match.status == Match.Status.FINISHED
     change = RatingChange.objects.get(match=match, user=ada)
     assert change.place == 3 and change.mu < change.mu_before
+    seats = {s["username"]: s for s in client_of(None).get(f"/api/matches/{match.pk}/").json()["seats"]}
+    assert seats["ada"]["rating"]["after"] < seats["ada"]["rating"]["before"]  # the results view's figures
+    assert all(s["rating"] is not None for s in seats.values())
 
 
 def test_refusals_change_nothing(clock) -> None:
@@ -135,3 +138,12 @@ def test_placing_keeps_ties_orders_several_resigners_and_forfeits_a_team() -> No
     lost = place_resigned(teams, [2], 4, teams=True)  # seat 2's team (0 and 2) forfeits
     assert {p["seat"]: p["place"] for p in lost["placements"]} == {1: 1, 3: 1, 0: 2, 2: 2}
     assert lost["winners"] == [1, 3]
+
+
+def test_a_zwicker_caller_placed_last_says_why() -> None:
+    from games.zwicker.rules import compute_outcome
+
+    assert compute_outcome([4, 4, 9], 0)["reasons"] == [{"seat": 0, "code": "caller_tied", "limit": 5}]
+    assert compute_outcome([6, 9, 9], 0)["reasons"] == [{"seat": 0, "code": "caller_over_limit", "limit": 5}]
+    assert compute_outcome([4, 2, 9], 0)["reasons"] == [{"seat": 0, "code": "caller_beaten", "limit": 5}]
+    assert "reasons" not in compute_outcome([3, 4, 9], 0)  # the caller won: nothing to explain
