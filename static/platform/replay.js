@@ -39,9 +39,10 @@ const PLATFORM_IMPORTANT = new Set(["finished", "resigned"]);
 // Bookkeeping the list leaves out (the position still counts them): a timer being set is not something that
 // happened, and a race's claims are all in its result line.
 const UNLISTED = new Set(["timer", "race_claimed"]);
-const listed = (e) => !UNLISTED.has(e.kind);
-// A race needs two claimants to be told as a race; one claim is a reaction like any other.
+// A race needs two claimants to be told as a race; one claim is a reaction like any other, and the game's own
+// line already says it ("Mila-bot won the smack in 168 ms"): not listed twice.
 const contested = (e) => e.kind === "race_settled" && Number.isInteger(e.data?.winner) && (e.data.ranking || []).length >= 2;
+const listed = (e) => !UNLISTED.has(e.kind) && !(e.kind === "race_settled" && Number.isInteger(e.data?.winner) && !contested(e));
 
 function isImportant(e) {
   if (!e.kind) return false;
