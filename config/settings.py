@@ -99,21 +99,23 @@ ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = "config.wsgi.application"
 
 
-def _game_dirs(kind: str) -> list[Path]:
-    """`games/<slug>/<kind>/` of every installed game: a game's renderer, styles and help page live in its own
-    folder, found by path (not by making each game an app: a game is rules plus files, with no models,
-    migrations or app config to carry). URLs and template names stay `games/<slug>/...`."""
-    from games.registry import INSTALLED  # pure: no Django imported
-
-    return [BASE_DIR / "games" / slug / kind for slug in INSTALLED]
-
-
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates", *_game_dirs("templates")],
-        "APP_DIRS": True,
+        "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
+            # A game's templates are in its own folder (games/<slug>/templates/), found through the
+            # registry (games/game_files.py): settings name no game, a game registered at run time is served.
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "games.game_files.GameTemplateLoader",
+                        "django.template.loaders.app_directories.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -169,7 +171,12 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static", *_game_dirs("static")]
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "games.game_files.GameStaticFinder",  # games/<slug>/static/ of every registered game
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
