@@ -36,10 +36,12 @@ def duration(seconds: Any) -> str:
     hours, rest = divmod(max(total, 0), 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        return gettext("%(h)d h %(m)d min") % {"h": hours, "m": minutes}
-    if minutes:
-        return gettext("%(m)d min %(s)d s") % {"m": minutes, "s": secs}
-    return gettext("%(s)d s") % {"s": secs}
+        text = gettext("%(h)d h %(m)d min") % {"h": hours, "m": minutes}
+    elif minutes:
+        text = gettext("%(m)d min %(s)d s") % {"m": minutes, "s": secs}
+    else:
+        text = gettext("%(s)d s") % {"s": secs}
+    return text.replace(" ", "\u00a0")  # one figure: never "5 min 4" on a line and "s" on the next
 
 
 @register.simple_tag
