@@ -4,6 +4,7 @@
 // table.js fires `cardtable:update` after the renderer drew a view; this module only listens and decorates,
 // so a failure here never stops play (every handler is guarded).
 import { el, fmt } from "./kit.js";
+import { feedbackHooks } from "./feedback_hooks.js";
 
 const _ = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
@@ -16,14 +17,8 @@ const store = {
 };
 
 // ---- sounds -------------------------------------------------------------------------------------------
-// Which event kinds make which sound; one sound per update (the most important), so a burst stays readable.
-const SOUND_OF = {
-  finished: "end",
-  challenged: "challenge", challenge_started: "challenge", challenge_restarted: "challenge", countered: "challenge", snap_wrong: "challenge",
-  smacked: "smack", snapped: "smack", pile_won: "smack",
-  flipped: "flip", thrown: "flip", colour_thrown: "flip", drawn: "flip", discarded: "flip", took_discard: "flip", replaced: "flip",
-  exchanged: "flip", opened: "flip", stopped: "flip", z_played: "flip", swapped: "flip",
-};
+// Which event kinds make which sound is each game's (feedback_hooks.js); one sound per update (the most
+// important), so a burst stays readable.
 const PRIORITY = ["end", "challenge", "smack", "turn", "flip"];
 
 let audio = null;
@@ -89,7 +84,7 @@ export function play(name) {
 }
 
 // ---- whose turn ---------------------------------------------------------------------------------------
-// Only what the view or the events already say: ZACK! shows the turn only with its training option.
+// Only what the view or the events already say (a game may show the turn only with an option).
 function turnIsMine(events, view, seat) {
   if (seat === null || seat === undefined) return false;
   for (const e of events) {
@@ -105,19 +100,6 @@ function viewTurnMine(view, seat) {
 }
 
 // ---- animations -----------------------------------------------------------------------------------------
-const LANDED = {
-  zack: "[data-testid=fan] .zack-fan-item:last-child .zack-card",
-  smackit: "[data-testid=centre-top]",
-  zwicker: "[data-testid=drawn-card]",
-  zigzag: "[data-testid=centre] .zigzag-card:last-child",
-};
-
-function pileOf(game, seat) {
-  if (game === "zigzag") return `[data-testid=player-${seat}]`;
-  if (game === "zwicker") return `[data-testid=seat-${seat}]`;
-  return `[data-testid=pile-${seat}]`;
-}
-
 function flash(root, selector, cls) {
   if (!root || !selector) return;
   const node = root.querySelector(selector);
@@ -128,16 +110,14 @@ function flash(root, selector, cls) {
   setTimeout(() => node.classList.remove(cls), 700);
 }
 
-function animate(game, root, events) {
+function animate(hooks, root, events) {
   let landed = false;
   for (const e of events) {
-    const d = e.data || {};
-    if (SOUND_OF[e.kind] === "flip") landed = true;
-    if (e.kind === "pile_won" && e.seat !== null && e.seat !== undefined) flash(root, pileOf(game, e.seat), "fx-gain");
-    if (e.kind === "challenged" && d.taker !== undefined && d.taker !== null) flash(root, pileOf(game, d.taker), "fx-gain");
-    if (e.kind === "swapped" || e.kind === "snapped") { if (e.seat !== null && e.seat !== undefined) flash(root, pileOf(game, e.seat), "fx-gain"); }
+    if (hooks.sounds[e.kind] === "flip") landed = true;
+    const seat = hooks.gains(e);
+    if (seat !== null && seat !== undefined) flash(root, hooks.pile(seat), "fx-gain");
   }
-  if (landed) flash(root, LANDED[game], "fx-land");
+  if (landed) flash(root, hooks.landed, "fx-land");
 }
 
 // ---- tab title and notification --------------------------------------------------------------------
@@ -241,16 +221,17 @@ let wasMine = false;
 window.addEventListener("cardtable:update", (ev) => {
   try {
     const { view, events, seat, game, root } = ev.detail;
+    const hooks = feedbackHooks(game);
     const mineNow = viewTurnMine(view, seat);
     const turnCame = turnIsMine(events, view, seat) || (mineNow && !wasMine);
     wasMine = mineNow;
     if (!events.length && !turnCame) return;
-    const wanted = new Set(events.map((e) => SOUND_OF[e.kind]).filter(Boolean));
+    const wanted = new Set(events.map((e) => hooks.sounds[e.kind]).filter(Boolean));
     if (turnCame) wanted.add("turn");
     const name = PRIORITY.find((p) => wanted.has(p));
     if (name) play(name);
     if (turnCame) markTurn();
-    animate(game, root, events);
+    animate(hooks, root, events);
     window.cardTableFeedback.last = name || null;
   } catch (e) {
     console.error(e);

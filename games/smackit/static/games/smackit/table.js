@@ -3,6 +3,14 @@
 // is only ever set with textContent. Words: the djangojs catalogue, in the table below.
 
 import { el, fill, kindIn, kindWords, legalOf, seatName, svg, watchingWords, WORDS } from "../../platform/kit.js";
+import { registerFeedback } from "../../platform/feedback_hooks.js";
+
+// The table's sounds and flashes for this game's events (static/platform/feedback_hooks.js).
+registerFeedback("smackit", {
+  sounds: { challenge_started: "challenge", challenge_restarted: "challenge", smacked: "smack", pile_won: "smack", flipped: "flip" },
+  landed: "[data-testid=centre-top]",
+  gains: (e) => (e.kind === "pile_won" ? e.seat : null),
+});
 
 const STRINGS = {
   ...WORDS,

@@ -4,6 +4,14 @@
 // The view never says whose turn it is (unless the table shows it): working that out from the box is the game.
 
 import { el as kitEl, fill, kindIn, kindWords, legalOf, seatName, watchingWords, WORDS } from "../../platform/kit.js";
+import { registerFeedback } from "../../platform/feedback_hooks.js";
+
+// The table's sounds and flashes for this game's events (static/platform/feedback_hooks.js).
+registerFeedback("zack", {
+  sounds: { challenged: "challenge", thrown: "flip", colour_thrown: "flip" },
+  landed: "[data-testid=fan] .zack-fan-item:last-child .zack-card",
+  gains: (e) => (e.kind === "challenged" && e.data && e.data.taker !== undefined ? e.data.taker : null),
+});
 
 const STRINGS = {
   ...WORDS,

@@ -4,6 +4,14 @@
 // Exchange: click a hand card, then a centre card. STOP / Z: click the card in your hand, then a player, then a centre card.
 
 import { el, fill, kindIn, kindWords, legalOf, svg, WORDS } from "../../platform/kit.js";
+import { registerFeedback } from "../../platform/feedback_hooks.js";
+
+// The table's sounds and flashes for this game's events (static/platform/feedback_hooks.js).
+registerFeedback("zigzag", {
+  sounds: { countered: "challenge", exchanged: "flip", opened: "flip", stopped: "flip", z_played: "flip" },
+  landed: "[data-testid=centre] .zigzag-card:last-child",
+  pile: (seat) => `[data-testid=player-${seat}]`,
+});
 
 const STRINGS = {
   ...WORDS,

@@ -4,6 +4,18 @@
 // text goes through textContent because usernames are untrusted.
 // The renderer contract (createRenderer, describeEvent, isImportant) is documented in static/platform/kit.js.
 import { el, fill, kindIn, kindWords, legalOf, seatName, watchingWords } from "../../platform/kit.js";
+import { registerFeedback } from "../../platform/feedback_hooks.js";
+
+// The table's sounds and flashes for this game's events (static/platform/feedback_hooks.js).
+registerFeedback("zwicker", {
+  sounds: {
+    snap_wrong: "challenge", snapped: "smack",
+    drawn: "flip", discarded: "flip", took_discard: "flip", replaced: "flip", swapped: "flip",
+  },
+  landed: "[data-testid=drawn-card]",
+  pile: (seat) => `[data-testid=seat-${seat}]`,
+  gains: (e) => (e.kind === "swapped" || e.kind === "snapped" ? e.seat : null),
+});
 
 const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const RED = new Set(["diamonds", "hearts"]);
