@@ -79,6 +79,11 @@ def test_every_page_in_german_and_french_fits_a_phone_and_speaks_to_players(brow
             width = page.evaluate("() => document.documentElement.scrollWidth")
             if width > 390:
                 problems.append(f"{lang} {path}: {width} px wide")
+            # the lists (matches, leaderboards, standings, tournaments, tables) are read whole, not scrolled sideways
+            wide = page.evaluate("""() => [...document.querySelectorAll("table.stack")]
+              .filter((t) => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right > 390.5)
+              .map((t) => `${t.dataset.testid || t.id}: ${t.scrollWidth} px`)""")
+            problems += [f"{lang} {path}: list {w}" for w in wide]
             text = visible_text(page)
             for pattern in never:
                 for m in pattern.finditer(text):
