@@ -26,12 +26,13 @@ from stats import selectors as stats_selectors
 PAGE_SIZE = 50
 PROVISIONAL_SHOWN = 50
 
+# What a player reads of every game's general figures (the API has them all: `average_events`, a count of the
+# log's entries, timers and all, says nothing to a player and stays out of the pages).
 GENERAL_LABELS = {
     "played": _("Matches played"),
     "won": _("Matches won"),
     "win_rate": _("Win rate"),
     "average_place": _("Average place"),
-    "average_events": _("Average match length (events)"),
     "average_seconds": _("Average match length"),
 }
 
