@@ -147,3 +147,26 @@ def test_a_zwicker_caller_placed_last_says_why() -> None:
     assert compute_outcome([6, 9, 9], 0)["reasons"] == [{"seat": 0, "code": "caller_over_limit", "limit": 5}]
     assert compute_outcome([4, 2, 9], 0)["reasons"] == [{"seat": 0, "code": "caller_beaten", "limit": 5}]
     assert "reasons" not in compute_outcome([3, 4, 9], 0)  # the caller won: nothing to explain
+
+
+@pytest.mark.parametrize("slug", ["zack", "zwicker", "zigzag", "smackit"])
+def test_only_the_platform_resigns_a_seat_in_every_game(slug: str) -> None:
+    """The kit's check (games/engine.py): a seat's own `resign` is refused; the system's is one public event."""
+    import random
+
+    from games.engine import RuleError, fold_all
+
+    rules = get_rules(slug)
+    seats = 4
+    state = fold_all(rules, rules.setup(seats, {}, random.Random(1)))
+    with pytest.raises(RuleError) as e:
+        rules.decide(state, 0, {"kind": "resign", "seat": 1}, 10, random.Random(1))
+    assert e.value.code == "bad_action"
+    events = rules.decide(state, None, {"kind": "resign", "seat": 1}, 10, random.Random(1))
+    assert events == [{"kind": "resigned", "seat": 1, "data": {}}]
+    after = rules.fold(state, events[0])
+    assert after["resigned"] == [1] and rules.redact(events[0], 2) == events[0]
+    with pytest.raises(RuleError) as e:
+        rules.decide(after, None, {"kind": "resign", "seat": 1}, 20, random.Random(1))
+    assert e.value.code == "resigned"
+    rules.view(after, 0)  # every game still draws the table
