@@ -35,6 +35,7 @@ from live.lean_queue import LeanQueue
 from live.loop import database_sync_to_async
 from live.sessions import Credential
 from moderation.services import fair_play_rtt_inflated_record
+from people.services import user_group
 
 log = logging.getLogger(__name__)
 
@@ -670,14 +671,29 @@ class ReadOnlyConsumer(PlatformConsumer):
 
 
 class LobbyConsumer(ReadOnlyConsumer):
-    """`ws/lobby/`: tables as they open, fill and start."""
+    """`ws/lobby/`: tables as they open, fill and start; and a signed-in player's own news (group `user-<id>`):
+    a challenge to them, a table the matchmaking queue seated them at."""
+
+    own_group: str | None = None
 
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.own_group = user_group(user.pk)
+            await self.channel_layer.group_add(self.own_group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.own_group is not None:
+            await self.channel_layer.group_discard(self.own_group, self.channel_name)
+
+    async def matchmaking_matched(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=wire.dumps({"type": "matched", "table": message["table"]}))
+
+    async def challenge_notice(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=wire.dumps({"type": "challenge", "challenge": message["challenge"]}))
 
     async def lobby_table(self, message: dict[str, Any]) -> None:
         await self.send(text_data=wire.dumps({"type": "table", "table": message["table"]}))
