@@ -34,6 +34,11 @@ class Opening:
     dealer: int
     first: int
 
+    @property
+    def options_placed(self) -> dict[str, Any]:
+        """The options with `dealer` the seat it names (for a game whose log records the dealer placed)."""
+        return {**self.options, "dealer": self.dealer}
+
 
 def open_table(rules: _Seated, seats: int, options: dict[str, Any] | None, *, seat_counts: Collection[int] | None = None) -> Opening:
     """Check `seats` (the game's range, or exactly `seat_counts`) and the options; place the dealer.

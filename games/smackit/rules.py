@@ -186,7 +186,7 @@ class SmackItRules(GameRules):
 
     `decide` is the kit's: its checks, then `before_move` (the lazy race
     settlement), then the move table `moves` at the end of the class. `fold`
-    is the kit's too, through `folds`.
+    is the kit's too, through `folds` (its `_fold_<kind>` functions).
     """
 
     slug = "smackit"
@@ -213,7 +213,7 @@ class SmackItRules(GameRules):
         """Shuffle and deal every card one by one, starting left of the dealer."""
         o = open_table(self, seats, options)
         dealer, first = o.dealer, o.first
-        opts = {**o.options, "dealer": dealer}
+        opts = o.options_placed
         dealt = deal_round(shuffled(range(len(DECK)), rng), seats, first)
         # each dealt card lands on top of the pile: the last one dealt is on top
         piles = [[dict(DECK[c]) for c in reversed(p)] for p in dealt]
@@ -226,7 +226,7 @@ class SmackItRules(GameRules):
 
     # ------------------------------------------------------------------- fold
 
-    # One function per event kind (the `folds` table at the end of the class): each copies only
+    # One function per event kind, `_fold_<kind>` (the kit gathers them into `folds`): each copies only
     # what changes (no deepcopy: the fold is the hot path) and never mutates its input.
 
     def _fold_dealt(self, state: State, e: Event) -> State:

@@ -232,7 +232,7 @@ class ZackRules(GameRules):
 
     `decide` is the kit's: its checks, then `before_move` (the lazy race
     settlement), then the move table `moves` at the end of the class. `fold`
-    is the kit's too, through `folds`.
+    is the kit's too, through `folds` (its `_fold_<kind>` functions).
     """
 
     slug = "zack"
@@ -261,7 +261,7 @@ class ZackRules(GameRules):
         """Shuffle the match's deck and deal it one by one from the dealer's left."""
         o = open_table(self, seats, options)
         dealer, first = o.dealer, o.first
-        opts = {**o.options, "dealer": dealer}
+        opts = o.options_placed
         piles = deal_round(shuffled(deck_for(seats, opts), rng), seats, first)
         return [
             event(
@@ -622,7 +622,7 @@ class ZackRules(GameRules):
     def _chosen(self, state: State, seat: int, colour: str, by_timer: bool, now_ms: int) -> Event:
         return event("chosen", seat, colour=colour, target_seat=state["colours"].index(colour), by_timer=by_timer, at=now_ms)
 
-    # --- fold (the table `folds` is at the end of the class): copy only what changes ---------
+    # --- fold: one `_fold_<kind>` per event kind (the kit gathers them), copy only what changes
 
     def _fold_dealt(self, state: State, ev: Event) -> State:
         data = ev["data"]

@@ -356,8 +356,9 @@ class ZigzagRules(GameRules):
 
     Read it like every game's rules (games/engine.py `GameRules`): `setup`;
     the moves (one function per action kind, emitting into a `Tx`); the folds
-    (one function per event kind); what a seat may see (`view`, `redact`,
-    `legal_actions`); and at the end the two tables `moves` and `folds`.
+    (one `_fold_<kind>` per event kind, gathered into `folds` by the kit); what
+    a seat may see (`view`, `redact`, `legal_actions`); and at the end the
+    table `moves`.
     """
 
     slug = "zigzag"
@@ -549,7 +550,7 @@ class ZigzagRules(GameRules):
             proofs[_STR[s]] = cards(p)
         tx.emit(event("countered", seat, team=target, by=own, confirmed=False, proof=proofs, failed=state["failed"][own] + 1))
 
-    # --- folds: one function per event kind (the `folds` table below) --------------------
+    # --- folds: one `_fold_<kind>` per event kind (the kit gathers them into `folds`) ------
     # Each returns a new state and never changes its input: a shallow copy, the
     # manche clock one tick on (every event but `dealt` is one tick), and new
     # lists for what changes. It is the hot path: no deepcopy.
