@@ -158,7 +158,8 @@ async function loadTimeline(from = 0) {
 
 function listItem(e) {
   const important = isImportant(e);
-  const item = el("li", { "data-seq": e.seq, class: important ? "important" : null, "data-important": important ? "1" : null },
+  // numbered by its position in the match (the counter's), not by its place in the list: bookkeeping is left out
+  const item = el("li", { "data-seq": e.seq, value: e.seq, class: important ? "important" : null, "data-important": important ? "1" : null },
     el("span", { class: "t", text: clock(e.t_ms) }), " ",
     important ? el("span", { class: "mark", "aria-label": T.important, title: T.important, text: "★ " }) : null,
     el("span", { class: "what", text: describe(e) }));
