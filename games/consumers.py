@@ -35,6 +35,7 @@ from live.lean_queue import LeanQueue
 from live.loop import database_sync_to_async
 from live.sessions import Credential
 from moderation.services import fair_play_rtt_inflated_record
+from ops import metrics
 from people.services import user_group
 
 log = logging.getLogger(__name__)
@@ -93,17 +94,24 @@ class PlatformConsumer(AsyncWebsocketConsumer):
     # --- sessions end everywhere (live/sessions.py) -------------------------------------
 
     session_gone = False  # the log-in this socket was opened with has ended: it sends and hears nothing more
+    socket_kind = "other"  # its label in /metrics' cardtables_open_sockets (ops/metrics.py)
+    counted_open = False
     credential: Credential | None = None
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         """Accepted; a signed-in socket is counted under its user, so the end of that log-in closes it (4401)."""
         await super().accept(subprotocol, headers)
+        self.counted_open = True
+        metrics.socket_opened(kind=self.socket_kind)
         credential = self.scope.get("credential")
         if isinstance(credential, Credential):
             self.credential = credential
             sessions.add(self, credential)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.counted_open:
+            self.counted_open = False
+            metrics.socket_closed(kind=self.socket_kind)
         if self.credential is not None:
             sessions.discard(self.credential.user_id, self)
         await super().websocket_disconnect(message)
@@ -122,6 +130,7 @@ class PlatformConsumer(AsyncWebsocketConsumer):
 
 
 class TableConsumer(PlatformConsumer):
+    socket_kind = "table"
     table_id: int
     seat: int | None
     match_id: int | None
@@ -614,6 +623,7 @@ class TableConsumer(PlatformConsumer):
                 events, view = await self._catch_up()
                 await self._send_events(events, view)
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
+        metrics.action_acked(seconds=time.monotonic() - self.received_at)
 
     async def _submit(self, action: dict[str, Any], action_id: str) -> services.SubmitResult:
         """The fast path on this event loop when it can decide (live/async_db.py), else a database thread."""
@@ -674,6 +684,7 @@ class LobbyConsumer(ReadOnlyConsumer):
     """`ws/lobby/`: tables as they open, fill and start; and a signed-in player's own news (group `user-<id>`):
     a challenge to them, a table the matchmaking queue seated them at."""
 
+    socket_kind = "lobby"
     own_group: str | None = None
 
     async def connect(self) -> None:

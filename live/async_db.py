@@ -69,6 +69,7 @@ def _conninfo(name: str, user: str, password: str, host: str, port: str) -> str:
 class _Pool:
     def __init__(self, conninfo: str, size: int) -> None:
         self.conninfo = conninfo
+        self.size = size
         self.idle: list[psycopg.AsyncConnection] = []
         self.slots = asyncio.Semaphore(size)
         self.every: weakref.WeakSet[psycopg.AsyncConnection] = weakref.WeakSet()
@@ -129,6 +130,14 @@ async def connection() -> AsyncIterator[psycopg.AsyncConnection]:
             yield conn
         finally:
             await pool.give_back(conn)
+
+
+def stats() -> dict[str, int] | None:
+    """This process's loop pools in sum, for /metrics (ops/pools.py): open, idle, the limit; None before the first."""
+    pools = list(_pools.values())
+    if not pools:
+        return None
+    return {"size": sum(len(p.every) for p in pools), "idle": sum(len(p.idle) for p in pools), "max": sum(p.size for p in pools)}
 
 
 def close_all() -> None:

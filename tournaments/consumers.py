@@ -22,6 +22,7 @@ class _ReadOnly(ReadOnlyConsumer):
     """Read-only like the lobby: `ping` answers `pong`, any other frame `bad_message`."""
 
     group = ""
+    socket_kind = "tournament"
 
     async def disconnect(self, code: int) -> None:
         if self.group:

@@ -38,6 +38,7 @@ from games.models import (
 from games.registry import get_bot, get_rules
 from games.resignation import RESIGN
 from live import async_db, bus, wire
+from ops import metrics
 
 # (lag_cap_ms, round trip per seat, min_reaction_ms): selectors.seat_round_trips; a pair without the floor means 0
 RoundTrips = tuple[int, dict[int, int], int] | tuple[int, dict[int, int]]
@@ -170,6 +171,7 @@ def action_submit(
                 tx, match.pk, match.table_id, match.started_at, stored, state, new_events,
                 finished=finished, now=now, bots=bots, hold_timers=hold_timers,
             )
+            tx.on_commit(functools.partial(metrics.action_committed, game=match.game, path="locked"))
             if finished:
                 match_cache.drop(match.pk)
                 tx.on_commit(functools.partial(match_cache.end, match.pk))
@@ -265,6 +267,7 @@ def _submit_cached(
     except action_sql.ConflictError:
         match_cache.contended(match_id)
         return None
+    metrics.action_committed(game=entry.game, path="cached")
     return SubmitResult(seq=plan.seq, events=plan.stored, state=plan.state)
 
 
@@ -306,6 +309,7 @@ async def action_submit_cached(
             match_cache.contended(match_id)
             return None
     bots = _fast_committed(plan, bots_play)
+    metrics.action_committed(game=entry.game, path="loop")
     here: frozenset[str] = frozenset() if channel is None else frozenset([channel])
     if entry.table_id is not None:  # the idle sockets of the table here, in this turn of the loop (live/local_sockets.py)
         here |= await bus.deliver_here(
@@ -393,7 +397,9 @@ def _rules_decide(
         timing = race_timing(
             table_id=table_id, seats=seats, seat=seat, now=now, rtt_ms=rtt_ms, received_ms=received, round_trips=round_trips
         )
-        return rules.decide(state, seat, action, now, rng, timing=timing)
+        events = rules.decide(state, seat, action, now, rng, timing=timing)
+        metrics.race_claimed(game=rules.slug, compensation_ms=timing.comp_ms[seat])  # its own round trip, capped
+        return events
     return rules.decide(state, seat, action, now, rng)
 
 
