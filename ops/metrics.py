@@ -56,7 +56,8 @@ OPEN_SOCKETS = Gauge(
 )
 RACE_CLAIMS = Counter(
     "cardtables_race_claims",
-    "Race claims judged by this process (a smack, a challenge, a snap, a take from the centre), by game.",
+    "Race claims decided by this process (a smack, a challenge, a snap, a take from the centre), by game; a claim "
+    "decided again on the locked path after the fast path's guard refused it counts twice.",
     ["game"],
     registry=REGISTRY,
 )
@@ -101,7 +102,7 @@ _pool_sources: dict[str, PoolStats] = {}
 def pool_source(name: str, stats: PoolStats) -> None:
     """Name a database pool whose use is read at each scrape: `stats()` gives `size` (open
     connections), `idle`, `max` and `waiting` (requests waiting for a connection), or None when the
-    pool does not exist in this process (yet)."""
+    pool does not exist in this process (yet). A pool that does not count its waiters leaves `waiting` out."""
     _pool_sources[name] = stats
 
 
@@ -120,7 +121,8 @@ class _PoolCollector(Collector):
             used.add_metric([name, "in_use"], max(0, stats.get("size", 0) - idle))
             used.add_metric([name, "idle"], idle)
             limit.add_metric([name], stats.get("max", 0))
-            waiting.add_metric([name], stats.get("waiting", 0))
+            if "waiting" in stats:  # only a pool that counts them
+                waiting.add_metric([name], stats["waiting"])
         yield from (used, limit, waiting)
 
 

@@ -1,6 +1,7 @@
-"""The database pools' use, for /metrics: Django's psycopg pool of each PostgreSQL database.
+"""The database pools' use, for /metrics: Django's psycopg pool of each PostgreSQL database, and the
+event loop's own pool that commits actions (live/async_db.py).
 
-Read at each scrape, from the pool's own counters (psycopg_pool's `get_stats`). SQLite has no pool.
+Read at each scrape, from the pools' own counters (psycopg_pool's `get_stats`). SQLite has no pool.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connections
 
+from live import async_db
 from ops import metrics
 
 
@@ -32,3 +34,5 @@ def register() -> None:
     for alias, database in settings.DATABASES.items():
         if isinstance(database.get("OPTIONS"), dict) and database["OPTIONS"].get("pool"):
             metrics.pool_source(f"django:{alias}", _django_pool(alias))
+    if async_db.enabled():
+        metrics.pool_source("action-loop", async_db.stats)
