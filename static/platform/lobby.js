@@ -119,13 +119,21 @@ function showWaiting(entry) {
   waitBox.hidden = false;
 }
 
+// After a click: the waiting line sits below the game cards, so it is brought into view with its button focused.
+function showWaitingHere(entry) {
+  showWaiting(entry);
+  if (!entry || !waitBox) return;
+  waitBox.scrollIntoView({ block: "nearest" });
+  waitBox.querySelector("button")?.focus({ preventScroll: true });
+}
+
 for (const button of document.querySelectorAll("[data-queue]")) {
   button.addEventListener("click", async () => {
     const err = document.getElementById("play-now-error");
     err.textContent = "";
     const game = button.dataset.queue;
     try {
-      showWaiting(await api("POST", "/api/queue/", { game, seats: queueSeats[game] || bySlug[game].min_seats }));
+      showWaitingHere(await api("POST", "/api/queue/", { game, seats: queueSeats[game] || bySlug[game].min_seats }));
     } catch (e) {
       err.textContent = e.message;
     }

@@ -103,18 +103,28 @@ function drawSeats() {
   if (table.status === "finished" && !results.shown()) drawFinishedLinks(player);
 }
 
+// Whether the resign confirmation is open: the controls are redrawn on every table message (a round trip
+// moving, a seat changing), and the question must survive that.
+let resignAsking = false;
+
 function resignControl() {
   const wrap = el("span", { class: "resign" });
-  const ask = el("button", { type: "button", class: "secondary", "data-testid": "resign", text: T.resign, onclick: () => {
-    ask.hidden = true;
-    const box = el("span", { class: "resign-confirm", role: "group", "aria-label": T.resign, "data-testid": "resign-confirm" },
-      el("span", { text: T.resignAsk }),
-      el("button", { type: "button", "data-testid": "resign-yes", text: T.resignYes, onclick: () => call("resign/") }),
-      el("button", { type: "button", class: "secondary", "data-testid": "resign-no", text: T.resignNo, onclick: () => { box.remove(); ask.hidden = false; ask.focus(); } }));
-    wrap.append(box);
-    box.querySelector("[data-testid=resign-yes]").focus();
-  } });
-  wrap.append(ask);
+  if (!resignAsking) {
+    wrap.append(el("button", { type: "button", class: "secondary", "data-testid": "resign", text: T.resign, onclick: () => {
+      resignAsking = true;
+      drawSeats();
+      document.querySelector("[data-testid=resign-yes]")?.focus();
+    } }));
+    return wrap;
+  }
+  wrap.append(el("span", { class: "resign-confirm", role: "group", "aria-label": T.resign, "data-testid": "resign-confirm" },
+    el("span", { text: T.resignAsk }),
+    el("button", { type: "button", "data-testid": "resign-yes", text: T.resignYes, onclick: () => { resignAsking = false; call("resign/"); } }),
+    el("button", { type: "button", class: "secondary", "data-testid": "resign-no", text: T.resignNo, onclick: () => {
+      resignAsking = false;
+      drawSeats();
+      document.querySelector("[data-testid=resign]")?.focus();
+    } })));
   return wrap;
 }
 
