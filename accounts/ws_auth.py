@@ -61,7 +61,7 @@ class SocketGate:
 
     One middleware rather than Channels' stack of four plus ours: each layer copied the scope and
     kept a coroutine frame (and the session wrapper its objects) for the socket's whole life,
-    several KB of every open socket (README "Performance", memory per socket). The scope the
+    several KB of every open socket (docs/performance.md, memory per socket). The scope the
     consumer gets carries `user`; no socket reads `session` or `cookies`, and a socket never
     sends the HTTP response the session middleware saves on.
     """

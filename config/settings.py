@@ -190,7 +190,7 @@ if REDIS_URL:
         "default": {
             # Pub/sub: one PUBLISH per group message and one delivery per web process. The list-based
             # core layer pops every socket's copy in turn (~4 Redis round trips each, one at a time per
-            # process) and fell seconds behind at 200 tables (README "Performance"). A message lost while
+            # process) and fell seconds behind at 200 tables (docs/performance.md). A message lost while
             # Redis is away is no loss: consumers fill seq gaps from the database, clients can `sync`.
             # live/pubsub_layer.py: this process's own sockets hear its sends at once, not via Redis.
             "BACKEND": "live.pubsub_layer.LocalFirstPubSubChannelLayer",
@@ -372,7 +372,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(3 * 3600)))  # a reset link's life, seconds
 PASSWORD_RESET_RATE = os.environ.get("PASSWORD_RESET_RATE", "10/hour")  # reset requests per address (page and API)
 
-# Operations (ops/, docs/operations in README). Logs: UTC-timestamped lines on stderr, one JSON object
+# Operations (ops/, docs/operations.md). Logs: UTC-timestamped lines on stderr, one JSON object
 # a line with LOG_FORMAT=json (ops/logs.py).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 LOGGING = logging_config(level=os.environ.get("LOG_LEVEL", "WARNING"), fmt=LOG_FORMAT)
@@ -397,7 +397,7 @@ sentry_init(
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "3"))
 PRESENCE_LEASE_SECONDS = float(os.environ.get("PRESENCE_LEASE_SECONDS", "10"))
 
-# Fair races (README "Fair races"): of each table's lag_cap_ms, this much is kept for settling and
+# Fair races (docs/fair-races.md): of each table's lag_cap_ms, this much is kept for settling and
 # delivering a race result, so that it reaches the screens within lag_cap_ms of the first claim.
 RACE_SETTLE_MARGIN_MS = int(os.environ.get("RACE_SETTLE_MARGIN_MS", "15"))
 

@@ -4,7 +4,7 @@ The action path is the platform's hot path: every move of every player goes
 through it, and a speed game's players feel every millisecond. Built by the
 ORM it took eight statements and about 1.5 ms of query compilation per
 action; here it takes two round trips inside the transaction (read and lock;
-write everything) whatever the action produced. README "Performance" has
+write everything) whatever the action produced. docs/performance.md has
 the before and after.
 
 Portable SQL for PostgreSQL and SQLite alike. The differences are kept here:

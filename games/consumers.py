@@ -58,8 +58,8 @@ def session_free_send(send: Any) -> Any:
 
     `InstanceSessionWrapper.send` saves the session and sets its cookie on `http.response.start`
     and passes every other message through; on the way it reads the lazy session's `modified` and
-    `is_empty()` for each frame (a sixth of an idle socket's ping cost, py-spy, README
-    "Performance"). A WebSocket never sends that message, so its frames go straight to the
+    `is_empty()` for each frame (a sixth of an idle socket's ping cost, py-spy, docs/performance.md).
+    A WebSocket never sends that message, so its frames go straight to the
     server; a wrapper set to act on anything else is kept.
     """
     wrapper = getattr(send, "__self__", None)
@@ -76,7 +76,7 @@ class PlatformConsumer(AsyncWebsocketConsumer):
     `sync_to_async` (the one shared sync thread) before *every* message: each
     frame and each group message of each socket queued behind one thread,
     0.2-1 ms each and a serial point for the whole process (12 % of daphne's
-    busy time at one 3-seat table, README "Performance"). Here no handler
+    busy time at one 3-seat table, docs/performance.md). Here no handler
     touches the database on the event loop: every database call goes through
     `DatabaseSyncToAsync`, which closes stale connections itself around each
     call, so the hop guards nothing and is skipped.
@@ -144,7 +144,7 @@ class TableConsumer(PlatformConsumer):
 
         Channels' `await_many_dispatch` keeps a task per source (daphne's frames, the layer's
         channel) and `asyncio.wait`s over both, making a new task after every message: about
-        4 KB of an idle socket and a task per group message (README "Performance"). With
+        4 KB of an idle socket and a task per group message (docs/performance.md). With
         daphne's `LeanQueue` and a layer that offers `tap_channel`, a frame and a group
         message go straight into the inbox as they are put (`_tap`, `_tap_channel`, set once
         the socket is accepted); this coroutine itself reads only what the taps decline: the
@@ -218,7 +218,7 @@ class TableConsumer(PlatformConsumer):
 
     # Messages waiting, in arrival order, and the task that handles them one at a time: it exists
     # only while the inbox holds something (an idle socket holds neither a task nor a queue:
-    # memory per socket, README "Performance").
+    # memory per socket, docs/performance.md).
     inbox: list[dict[str, Any]] | None = None
     inbox_worker: asyncio.Task[None] | None = None
     handling = False  # the inbox worker is handling a message (it may be awaiting inside it)
@@ -538,7 +538,7 @@ class TableConsumer(PlatformConsumer):
         """Ping now, a few times quickly, then every WS_PING_SECONDS, while the socket is open.
 
         A timer handle between pings, not a task sleeping in a loop: an idle socket holds
-        no coroutine for its pings (memory per socket, README "Performance").
+        no coroutine for its pings (memory per socket, docs/performance.md).
         """
         self.pinger = None
         if self.closing:

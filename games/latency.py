@@ -40,7 +40,7 @@ CHANGE_RATIO = 0.05
 STORE_MIN_GAP_S = 10.0
 """An estimate is written at most this often per socket (the first at once). Each write tells the table
 (its payload shows every player's round trip); under load every estimate moves, and 300 sockets
-re-storing every ping cost more than their table's moves (README "Performance")."""
+re-storing every ping cost more than their table's moves (docs/performance.md)."""
 
 
 def robust_median(samples: list[float]) -> float | None:

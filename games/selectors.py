@@ -214,7 +214,7 @@ def table_payload_or_none(table_id: int) -> dict[str, Any] | None:
 
     Every table message (a seat taken, a player back, the round trips moving) is built
     here, in a database thread of the web process: through the ORM it was three or four
-    queries and most of the time of a busy daphne's table messages (README "Performance").
+    queries and most of the time of a busy daphne's table messages (docs/performance.md).
     """
     sql = _table_payload_sql()
     cutoff = connection.ops.adapt_datetimefield_value(lease_cutoff())

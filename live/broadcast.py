@@ -138,7 +138,7 @@ def table_round_trips_changed(table_id: int, *, committed: bool = False) -> None
 
     Every player's round trip is on the table page, and each message is the whole table
     payload (a few queries) sent to every socket of the table: one per round trip written
-    was most of a busy web process's time (README "Performance"). The first goes at once;
+    was most of a busy web process's time (docs/performance.md). The first goes at once;
     what moves within the gap goes in one message at its end, which reads every round
     trip as it then stands. Outside a web process: at once, as any table change.
     `committed`: written outside Django's transactions, from the event loop itself.

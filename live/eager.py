@@ -3,7 +3,7 @@
 Why: every table socket is pinged every 2 s (PROTOCOL.md "Fair races"), and each ping was a task
 made from a timer callback only to run `send_json` down to daphne, which never waits: the task,
 its scheduling and its extra turn of the loop were about a tenth of an idle socket's CPU (py-spy,
-README "Performance"). Python 3.12's eager tasks do this; this platform runs 3.11.
+docs/performance.md). Python 3.12's eager tasks do this; this platform runs 3.11.
 
 `run_now` steps the coroutine by hand, as `asyncio.Task` does: to its end if nothing it awaits
 has to wait (the usual case), else it resumes it from the done-callback of the future it waits on
@@ -27,7 +27,7 @@ class _Stepper:
     """One coroutine stepped by hand. A class, not a closure that names itself: such a closure is a
     reference cycle (the function, its own cell), so every ping left its coroutine and frame for the
     garbage collector, about 3,000 objects a second at 1,000 sockets. An instance is freed by its
-    reference count as soon as nothing holds its `step` (README "Performance")."""
+    reference count as soon as nothing holds its `step` (docs/performance.md)."""
 
     __slots__ = ("coro", "what")
 

@@ -3,7 +3,7 @@
 Why: autobahn logs every frame it reads and every write at debug level, and builds the
 arguments first: `hltype(self.sendData)` (the method's qualified name, coloured by
 `click.style`) and `hlval(...)` for each, whether or not debug is on. In a daphne holding
-2,000 idle table sockets that was about a tenth of its CPU (py-spy, README "Performance"):
+2,000 idle table sockets that was about a tenth of its CPU (py-spy, docs/performance.md):
 two frames a socket every 2 s (the ping and its pong), each paying for text nobody reads.
 
 `install` swaps the two helpers, in the autobahn modules on the frame path, for ones that

@@ -6,7 +6,7 @@ Every open socket had three that are only ever put to without waiting and read b
 one task: daphne's input queue of the application instance, the channel layer's
 queue of the socket's own channel, and the socket's inbox. tracemalloc on a daphne
 holding 300 idle sockets put those queues at about a fifth of the memory a socket
-costs (README "Performance"). This one is a list and, only while its reader waits,
+costs (docs/performance.md). This one is a list and, only while its reader waits,
 a future: about 150 bytes.
 
 What it keeps of `asyncio.Queue`: items come out in the order they were put; `get`
@@ -19,7 +19,7 @@ What it adds: a *tap* (`set_tap`), which its reader may install to take an item 
 before anything waits on it. daphne puts a socket's every frame here from inside Twisted's read
 callback; Channels' reader then wakes a task, `asyncio.wait`s over the socket's two receive tasks,
 dispatches, and makes a new task for the next frame: about a third of an idle socket's CPU (its
-pings' pongs, README "Performance"). A table socket taps its frames straight into its own inbox
+pings' pongs, docs/performance.md). A table socket taps its frames straight into its own inbox
 instead. Order is kept: the tap only sees an item when nothing is queued before it, and an item it
 declines (returns False) is queued as before, with everything after it behind it.
 """

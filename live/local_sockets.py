@@ -4,7 +4,7 @@ Why: a group message reaches a socket of this process through the channel
 layer's queue, then Channels' dispatch, then the socket's inbox (three task
 switches each), and only after the acting socket has sent its own events and
 its ack: about 1 ms at one 3-seat table before the last seat held a flip
-(README "Performance"). Here the event loop's fast path
+(docs/performance.md). Here the event loop's fast path
 (`services.action_submit_cached`) hands the committed events to every socket
 of the table in this process at once (`deliver`), each redacting them for its
 own seat as its group handler does.

@@ -2,7 +2,7 @@
 
 Why: Smack It! re-arms its idle timer on every flip, and a race claim arms its
 settlement. Each one went to Celery: a broker publish in daphne per action (13 %
-of its CPU at one busy table, README "Performance"), and a worker task at the
+of its CPU at one busy table, docs/performance.md), and a worker task at the
 due time, nearly always for a timer a later action had made stale, and a
 worker sharing the web process's cores. The process holding a table's sockets
 is where that table's next action comes from anyway; here the timer is a
@@ -41,7 +41,7 @@ Guarantees, the same as Celery's path gave:
   one would only answer `match_over`, the sweeper never fires a row of a match
   that is over and the pruner deletes it. A short Smack It! match ends with ten
   seconds of idle timers held (one per flip): in `versus` they were fired in
-  database threads one by one, half of daphne's CPU (README "Performance").
+  database threads one by one, half of daphne's CPU (docs/performance.md).
 
 Only a table socket's actions (and the timers they chain) are held here: a
 match started over REST, a bot's move and everything a Celery worker commits

@@ -8,7 +8,7 @@ run it on a real worker.
 In a web process (a thread of the ASGI server) the broker publish leaves the
 action's path: `schedule` hands it to one publisher thread and returns, so an
 acknowledgement never waits for the broker (Smack It! re-arms its idle timer
-on every flip: a publish of about 2 ms per action, README "Performance").
+on every flip: a publish of about 2 ms per action, docs/performance.md).
 Publishes leave that thread in the order they were handed over, each countdown
 shortened by the time it queued. Nothing durable rests on the publish: a timer
 is a PendingTimer row written in the action's own transaction (beat's

@@ -132,7 +132,7 @@ def dumps(value: Any) -> str:
     """Compact JSON text of what the platform sends or stores (every socket frame, the action path's rows).
 
     orjson, not `json.dumps`: a table's every action is encoded once per socket (each seat's own
-    view) and once for the database, 5-10x faster (README "Performance"). The same JSON either
+    view) and once for the database, 5-10x faster (docs/performance.md). The same JSON either
     way: keys in order, integer keys as strings (as `json.dumps` writes them); only non-ASCII text
     is written as UTF-8 rather than escaped, which every JSON reader reads the same.
     """

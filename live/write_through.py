@@ -2,7 +2,7 @@
 
 Why: Twisted's TCP transport only buffers a `write` and registers the socket with
 the reactor; the bytes go out when the next turn of the loop finds the socket
-writable, after every callback already queued (README "Performance"). On a
+writable, after every callback already queued (docs/performance.md). On a
 Smack It! flip the other seats' frames, written as soon as the commit returned,
 waited behind the acting socket's own sends, the group message's task and the
 Redis publish: the last seat held the new state 0.4–0.5 ms later than it was

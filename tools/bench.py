@@ -4,7 +4,7 @@ Prints random-play throughput (decided actions per second on one core, no
 invariant checks, the table's default options, actions drawn from
 `legal_actions` with the driver's few malformed ones) and, with bots, the
 median match length in actions and match seconds. Figures, not assertions:
-see the README's Performance section. Nothing from tests/ and no Django.
+see the docs/performance.md. Nothing from tests/ and no Django.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Pure tournament arithmetic: formats, table sizes, points by place, knockout advancement.
 
 No Django here: the services feed these functions plain data, and the tests
-check them on hand-built numbers. Decisions (README "Tournaments"):
+check them on hand-built numbers. Decisions (docs/games.md "Tournaments"):
 
 - A field that does not divide into full tables is split into the fewest
   tables of as even sizes as the game allows (never below its minimum, and

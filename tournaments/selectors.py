@@ -144,7 +144,7 @@ def planned_rounds(t: Tournament, players: int | None = None) -> int | None:
 
 
 def tournament_payload(t: Tournament) -> dict[str, Any]:
-    """The tournament of PROTOCOL.md, extended (see README "Tournaments")."""
+    """The tournament of PROTOCOL.md, extended (see docs/games.md "Tournaments")."""
     rules = get_rules(t.game)
     entries = list(t.entries.select_related("user"))
     names = {e.user_id: e.user.username for e in entries}

@@ -95,7 +95,7 @@ async def presence_rtt_set_async(*, channel_name: str, rtt_ms: int, table_id: in
     """`presence_rtt_set` from the event loop's own connection (live/async_db.py): no thread.
 
     At 1,000 sockets about a hundred of these a second each took a database thread and
-    its hop (README "Performance"); the one autocommitted UPDATE is the same.
+    its hop (docs/performance.md); the one autocommitted UPDATE is the same.
     """
     async with async_db.connection() as conn, conn.cursor() as cursor:
         await cursor.execute(_RTT_SET, [max(0, int(rtt_ms)), channel_name])

@@ -27,7 +27,7 @@ def timer_stale_cached(*, match_id: int, timer_id: str, armed_seq: int) -> int |
 
     Smack It! re-arms its idle timer on every flip, so nearly every held timer is stale
     when due, and `timer_fire` spent a database thread, an ORM read of the whole row and an
-    ORM update on each (19 % of a busy daphne's GIL time, README "Performance"). The cached
+    ORM update on each (19 % of a busy daphne's GIL time, docs/performance.md). The cached
     entry is a committed state at or after the timer's arming commit (`armed_seq`; entries
     are only replaced by higher seqs), decided on as `timer_fire` decides on the row. The
     caller marks the timer fired only while the row still holds that seq
@@ -60,7 +60,7 @@ def timer_fire(*, match_id: int, timer_id: str, hold_timers: bool = False) -> Su
     timer on every flip; a race's Celery backstop arrives after the fast path settled it).
     Each used to take the match row's lock only for the rules to answer "nothing": at a busy
     table as many locking transactions as actions, 10 s late, queued behind the players' own
-    (the tail of the flip benchmark, README "Performance"). The rules' answer for a timer on
+    (the tail of the flip benchmark, docs/performance.md). The rules' answer for a timer on
     the latest committed state, read without the lock, is final when it is no events: a timer
     id becomes live only through the commit that arms it, which is already in that state and
     publishes its own firing, and later commits only make an armed timer stale. So a no-op
@@ -88,7 +88,7 @@ def timers_prune(*, batch: int = TIMER_PRUNE_BATCH, max_batches: int = 20) -> in
     unfired, overdue row of a live match). Once fired, or once its match is over, nothing
     reads it: firing again is idempotent without it (the action id `timer:<id>`, and the
     rules answer a stale timer with nothing). Kept, they grew by one row per Smack It! flip
-    (README "Capacity"). Unfired rows of live matches are never touched. In batches, so one
+    (docs/capacity.md). Unfired rows of live matches are never touched. In batches, so one
     run never holds a long lock; returns how many rows went.
     """
     gone = 0

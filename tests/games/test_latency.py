@@ -320,7 +320,7 @@ async def test_the_server_pings_right_after_hello_and_a_pong_gives_the_round_tri
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_an_idle_socket_holds_no_task_and_its_pings_stop_when_it_closes(settings: Any) -> None:
-    """Memory per socket (README "Performance"): between messages a socket has no inbox worker, between pings a timer handle."""
+    """Memory per socket (docs/performance.md): between messages a socket has no inbox worker, between pings a timer handle."""
     table, comm = await pinged_socket(settings, 1)
     (consumer,) = list(local_sockets._by_table[table.pk])
     for _ in range(3):

@@ -285,7 +285,7 @@ def test_series_shows_in_the_table_payload(clock) -> None:
     assert payload["matches"] == 1 and sum(payload["wins"].values()) == len(match.outcome["winners"])
 
 
-# --- the action path's shape (README "Performance") ------------------------------------------
+# --- the action path's shape (docs/performance.md) ------------------------------------------
 
 
 def test_an_action_of_its_own_is_two_messages_to_postgresql_and_its_timers_follow_the_commit() -> None:

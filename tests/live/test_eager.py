@@ -88,7 +88,7 @@ async def test_a_cancelled_wait_ends_it_quietly(caplog: pytest.LogCaptureFixture
 @pytest.mark.parametrize("waits", [False, True])
 async def test_a_finished_coroutine_is_freed_at_once_not_left_to_the_collector(waits: bool) -> None:
     """Every socket's ping runs through `run_now`: a reference cycle per call was cyclic garbage
-    for the collector, about 3,000 objects a second at 1,000 sockets (README "Performance")."""
+    for the collector, about 3,000 objects a second at 1,000 sockets (docs/performance.md)."""
     gate: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     async def send() -> None:

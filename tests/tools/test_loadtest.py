@@ -1,6 +1,6 @@
 """The load benchmark runs end to end and its delivery checks hold at a small size.
 
-Figures are not asserted (they live in the README's Performance section);
+Figures are not asserted (they live in the docs/performance.md);
 what is asserted is what must hold at any load: every action answered, no
 socket behind the log, no gap, nothing lost.
 """

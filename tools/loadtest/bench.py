@@ -15,7 +15,7 @@ action → the last socket of the table holding the action's events (p50 /
 p95 / p99), committed actions per second, deliveries dropped or out of order
 (gaps, sockets that end behind the server's log), actions left unanswered,
 server CPU and resident memory, and the load average. Figures, not
-assertions: the targets are in the README's Performance section.
+assertions: the targets are in the docs/performance.md.
 """
 
 from __future__ import annotations

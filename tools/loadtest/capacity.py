@@ -1,4 +1,4 @@
-"""Throughput, memory and the figures behind the README's "Capacity": `python -m tools.loadtest.capacity <what>`.
+"""Throughput, memory and the figures behind docs/capacity.md: `python -m tools.loadtest.capacity <what>`.
 
 - `ramp [--tables T] [--rates 1,2,4,...] [--game smackit]`: one daphne
   process (the production configuration of tools/loadtest), T tables played
@@ -21,7 +21,7 @@
   server): actions and events per second of match time.
 
 Figures, not assertions; each line notes the load average (a shared 2-core
-machine: re-run on a quiet one for the README).
+machine: re-run on a quiet one for docs/performance.md).
 """
 
 from __future__ import annotations
