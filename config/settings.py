@@ -83,6 +83,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "web.middleware.RefuseUnstorableText",  # NUL in a URL or header: 400 before anything reads it
     "django.middleware.security.SecurityMiddleware",
+    "web.csp.ContentSecurityPolicy",  # script-src 'self' on every response (web/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.views.decorators.http import last_modified
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import api as accounts_api
 from accounts import settings_views as accounts_settings_views
@@ -33,7 +33,7 @@ api_patterns = [
     path("", include("moderation.urls")),
     path("", include("matchmaking.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),  # its script a file: the CSP
 ]
 
 urlpatterns = [

@@ -32,6 +32,30 @@ def server() -> Iterator[Stack]:
         yield s
 
 
+def _as_function(expression: Any) -> Any:
+    """A predicate string as a function: Playwright `eval`s a bare expression in the page, which the pages'
+    Content-Security-Policy refuses (no 'unsafe-eval', web/csp.py); a function is compiled by the browser's
+    debugging protocol, outside the page's policy."""
+    if isinstance(expression, str) and "=>" not in expression and not expression.lstrip().startswith(("function", "async")):
+        return f"() => ({expression})"
+    return expression
+
+
+def _predicates_as_functions() -> None:
+    from playwright.sync_api import Frame, Page
+
+    for cls in (Page, Frame):
+        original = cls.wait_for_function
+        if getattr(original, "csp_safe", False):
+            continue
+
+        def wait_for_function(self: Any, expression: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            return _original(self, _as_function(expression), *args, **kwargs)
+
+        wait_for_function.csp_safe = True  # type: ignore[attr-defined]
+        cls.wait_for_function = wait_for_function  # type: ignore[method-assign]
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Per module: Playwright's sync API keeps an event loop running while it is open,
@@ -40,6 +64,7 @@ def browser() -> Iterator[Any]:
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (bin/test does, as root)")
     from playwright.sync_api import sync_playwright
 
+    _predicates_as_functions()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
@@ -53,6 +78,8 @@ def page(browser: Any, server: Stack) -> Iterator[Any]:
     pg.set_default_timeout(15_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # A script, handler or style the Content-Security-Policy refused (web/csp.py) is an error of the page too.
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     yield pg
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
@@ -132,7 +159,9 @@ def screenshot(page: Any, name: str) -> str:
 def axe_violations(page: Any, impacts: tuple[str, ...] = ("critical", "serious")) -> list[str]:
     """Run axe-core on the page; the violations of the given impacts, one line each (rule, impact, first targets)."""
     if not page.evaluate("() => !!window.axe"):
-        page.add_script_tag(path=AXE)
+        # Evaluated, not added as a <script>: the pages' Content-Security-Policy runs no inline script (web/csp.py).
+        with open(AXE, encoding="utf-8") as f:
+            page.evaluate(f.read())
     result = page.evaluate("async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations"
                            ".map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))")
     return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in result if v["impact"] in impacts]
