@@ -36,7 +36,8 @@ from live.loop import database_sync_to_async
 from live.sessions import Credential
 from moderation.services import fair_play_rtt_inflated_record
 from ops import metrics
-from people.services import user_group
+from people.groups import user_group
+from people.selectors import blocked_usernames_by
 
 log = logging.getLogger(__name__)
 
@@ -492,7 +493,15 @@ class TableConsumer(PlatformConsumer):
         return next((p["seat"] for p in table.get("players", ()) if not p.get("bot") and p.get("username") == name), None)
 
     async def chat_message(self, message: dict[str, Any]) -> None:
+        if await self._muted(message["message"].get("user")):
+            return
         await self.send_json({"type": "chat", "message": message["message"]})
+
+    async def _muted(self, sender: Any) -> bool:
+        """People's block rule: a blocked player's chat never reaches the blocker (read when a line arrives)."""
+        if not sender or self.user is None or not getattr(self.user, "is_authenticated", False):
+            return False
+        return sender in await database_sync_to_async(blocked_usernames_by)(self.user.pk)
 
     # --- receiving -------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from games.services.actions import action_submit
 from games.services.matches import _match_create
 from games.table_options import table_options_check_ranked, table_options_resolve
 from live import bus
+from people.selectors import blocked_between
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ def table_join(*, table_id: int, user: User, seat: int | None = None) -> Table:
             raise errors.conflict("the table has started", "started")
         if table.seat_set.filter(user=user).exists():
             raise errors.conflict("you are already seated at this table", "already_seated")
+        if blocked_between(user.pk, table.host_id):  # people's block rule: neither joins the other's table
+            raise errors.conflict("you cannot join this table: you and its host block one another", "blocked")
         number = _free_seat(table, seat)
         try:
             with transaction.atomic():
