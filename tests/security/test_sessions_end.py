@@ -123,3 +123,26 @@ async def test_an_ended_socket_neither_acts_nor_sees() -> None:
     await player.send_json_to({"type": "act", "id": "late", "action": {"kind": "play", "card": match.state["hands"][0][0]["id"]}})
     assert (await closed_within(player, 1.0))[0] == 4401
     assert (await reload(match)).seq == match.seq
+
+
+async def test_a_password_change_ends_the_other_browser_sessions_and_their_sockets() -> None:
+    """A second browser, logged in by its session cookie, is logged out by the change made with the API token."""
+    from django.test import Client
+
+    table, _, tokens = await setup_table()
+    holder = await user_of(tokens[0])
+    await database_sync_to_async(holder.set_password)(PASSWORD)
+    await database_sync_to_async(holder.save)()
+    browser = Client()
+    await database_sync_to_async(browser.force_login)(holder)
+    assert (await database_sync_to_async(browser.get)("/api/me/")).status_code == 200
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+    by_cookie = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"cookie", cookie)])
+    assert (await by_cookie.connect())[0]
+    assert (await by_cookie.receive_json_from(timeout=5))["seat"] == 0
+    r = await database_sync_to_async(api_for(tokens[0]).post)(
+        "/api/me/password/", {"old_password": PASSWORD, "new_password": "another horse 43"}, format="json"
+    )
+    assert r.status_code == 200
+    assert (await closed_within(by_cookie, 1.0))[0] == 4401
+    assert (await database_sync_to_async(browser.get)("/api/me/")).status_code in (401, 403)
