@@ -19,6 +19,7 @@ from django.utils.http import is_same_domain
 
 from accounts.throttling import client_address
 from accounts.tokens import user_for_token
+from games.error_texts import player_message, socket_language
 from live import socket_limits
 from live.sessions import Credential
 from web.middleware import scope_problem
@@ -87,7 +88,7 @@ class SocketGate:
         user_id = credential.user_id if credential is not None else None
         refused = socket_limits.admit(user_id=user_id, address=address)
         if refused is not None:
-            await _refuse_over_limit(receive, send, refused)
+            await _refuse_over_limit(scope, receive, send, refused)
             return None
         try:
             return await self.inner(dict(scope, user=user, credential=credential, address=address), receive, send)
@@ -98,15 +99,16 @@ class SocketGate:
 # How a socket past a cap is told (docs/security.md "Limits"): accepted, one `error` frame, then close 4429.
 # A handshake refused before accepting reaches the client as a bare HTTP 403, no code or reason.
 _OVER_LIMIT = {
-    "sockets_per_user": "too many open sockets for this account",
-    "sockets_per_address": "too many open sockets from this address",
+    "sockets_per_user": "too many open sockets for this account: close a few tabs and try again",
+    "sockets_per_address": "too many open sockets from this address: close a few tabs and try again",
 }
 
 
-async def _refuse_over_limit(receive: Any, send: Any, reason: str) -> None:
+async def _refuse_over_limit(scope: dict, receive: Any, send: Any, reason: str) -> None:
     await receive()  # the connect
     await send({"type": "websocket.accept"})
-    frame = {"type": "error", "code": "too_many_sockets", "reason": reason, "message": _OVER_LIMIT[reason]}
+    message = player_message(code="too_many_sockets", fallback=_OVER_LIMIT[reason], language=socket_language(scope))
+    frame = {"type": "error", "code": "too_many_sockets", "reason": reason, "message": message}
     await send({"type": "websocket.send", "text": json.dumps(frame)})
     await send({"type": "websocket.close", "code": socket_limits.CLOSE_CODE})
 

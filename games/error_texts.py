@@ -80,6 +80,7 @@ PLATFORM_MESSAGES: Mapping[str, Any] = {
     "bad_level": _("There is no such bot level."),
     "too_many_tables": _("You already host the most open tables allowed: start or leave one first."),
     "too_many_bot_matches": _("You already watch the most matches of bots only allowed: let one finish first."),
+    "too_many_sockets": _("Too many open connections: close a few tabs and try again."),
     "full": _("The table is full."),
     "seat_taken": _("This seat is taken."),
     "seat_empty": _("This seat is empty."),

@@ -91,3 +91,15 @@ async def test_an_accounts_budget_is_shared_by_all_its_sockets(settings) -> None
                     break
     assert answers.count("rate_limited") >= 15 and answers.count("pong") <= 35, answers
     await close_all(comms)
+
+
+async def test_the_refusal_reads_in_the_pages_language(settings) -> None:
+    settings.WS_MAX_SOCKETS_PER_USER = 1
+    table, _, tokens = await setup_table()
+    first, _ = await open_many(f"/ws/tables/{table.pk}/?token={tokens[0]}", "198.51.100.7", 1)
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/?token={tokens[0]}", headers=[(b"accept-language", b"de")])
+    assert (await comm.connect(timeout=5))[0]
+    refusal = await comm.receive_json_from(timeout=5)
+    assert refusal["code"] == "too_many_sockets" and refusal["message"].startswith("Zu viele offene Verbindungen")
+    assert (await comm.receive_output(timeout=5))["code"] == 4429
+    await close_all(first)
