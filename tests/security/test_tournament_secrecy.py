@@ -38,6 +38,13 @@ from tournaments.models import Round, Tournament, TournamentTable, derived_seed
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 
 
+@pytest.fixture(autouse=True)
+def _deal_at_once(settings: Any) -> None:
+    """These attacks need the tournament's tables dealt: the grace before the deal is tested on its own
+    (tests/tournaments/test_seat_grace.py)."""
+    settings.TOURNAMENT_SEAT_GRACE_SECONDS = 0
+
+
 # --- the world: a duplicate swiss of humans only (nothing moves unless the test moves it) -----
 
 

@@ -31,6 +31,13 @@ from tournaments.models import TournamentSeat
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 
 
+@pytest.fixture(autouse=True)
+def _deal_at_once(settings: Any) -> None:
+    """These attacks need the tournament's tables dealt: the grace before the deal is tested on its own
+    (tests/tournaments/test_seat_grace.py)."""
+    settings.TOURNAMENT_SEAT_GRACE_SECONDS = 0
+
+
 def seated_player(name: str) -> tuple[Any, Seat, Match]:
     """A running tournament (two bots and `name` at one table of three), at the player's turn."""
     t = bot_tournament("swiss", 2, table_size=3, rounds=1, no_show_seconds=0)
