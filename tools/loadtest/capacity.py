@@ -3,7 +3,8 @@
 - `ramp [--tables T] [--rates 1,2,4,...] [--game smackit]`: one daphne
   process (the production configuration of tools/loadtest), T tables played
   by the game's bots, the rate per table raised step by step. Per step:
-  committed actions/s, action → ack and action → every socket p50/p99, and
+  committed actions/s, action → ack and action → every socket p50/p99,
+  daphne's CPU per committed action (ms; the cost one core divides), and
   what the step cost the stores: PostgreSQL commits and rows written per
   second (`pg_stat_database`), WAL MB/s (`pg_current_wal_lsn()` deltas: the
   whole PostgreSQL cluster, so other databases' writes count too), events per
@@ -153,10 +154,11 @@ async def ramp(s: Cluster, args: argparse.Namespace, tables: list[Table]) -> lis
             lost = figures.undelivered + figures.no_answer
             ok = p99 <= P99_BOUND_MS and lost == 0
             per_action = d["events_s"] / committed if committed else float("nan")
+            cpu_ms = cpu * 10 / committed if committed else float("nan")  # % of a core = 10 ms of CPU per second
             line = (
                 f"{len(tables)} tables x {rate:g}/s = {len(tables) * rate:g} offered: {committed:6.1f} committed/s | "
                 f"every socket p50 {p50:6.1f} p99 {p99:6.1f} ms, ack p99 {percentile(figures.ack_ms, 99):6.1f} ms | "
-                f"lost {lost} | daphne CPU {cpu:5.1f}% | PG {d['commits_s']:6.1f} commits/s {d['rows_s']:7.1f} rows/s "
+                f"lost {lost} | daphne CPU {cpu:5.1f}% = {cpu_ms:.2f} ms per committed action | PG {d['commits_s']:6.1f} commits/s {d['rows_s']:7.1f} rows/s "
                 f"WAL {d['wal_mb_s']:.2f} MB/s, {per_action:.2f} events/action | Redis {d['redis_cmds_s']:6.0f} cmds/s "
                 f"{d['publish_s']:6.0f} PUBLISH/s {d['redis_in_kb_s']:.0f} KB/s in | load {load_average()}"
                 f"{'  <= bound' if ok else ''}"
