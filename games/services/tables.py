@@ -96,17 +96,24 @@ def _open_tables_cap(host: User) -> None:
         raise errors.conflict(f"you already host {cap} open tables: start or leave one first", "too_many_tables")
 
 
-def _bot_matches_cap(host: User, seats: list[Seat]) -> None:
+def _bot_matches_cap(host: User, table: Table, seats: list[Seat]) -> None:
     """Refuse one more live match of bots only past MAX_BOT_MATCHES_PER_HOST (409 `too_many_bot_matches`).
 
     A bot match costs the platform every move of every seat and nobody plays it: 36 started at once
     by one account slowed the bot tables people play at (docs/security.md "Limits"). The host's row
-    is locked so a burst of starts cannot all pass the count."""
+    is locked so a burst of starts cannot all pass the count. A tournament's tables are the platform's
+    (their organiser starts a round of them at once) and neither count nor are refused."""
     if any(not seat.bot_level for seat in seats):
+        return
+    if Table.objects.filter(pk=table.pk, tournament_table__isnull=False).exists():
         return
     User.objects.select_for_update().filter(pk=host.pk).first()
     cap = settings.MAX_BOT_MATCHES_PER_HOST
-    live = Table.objects.filter(host=host, status=Table.Status.PLAYING).exclude(seat_set__bot_level="").count()
+    live = (
+        Table.objects.filter(host=host, status=Table.Status.PLAYING, tournament_table__isnull=True)
+        .exclude(seat_set__bot_level="")
+        .count()
+    )
     if live >= cap:
         raise errors.conflict(f"you already watch {cap} matches of bots only: let one finish first", "too_many_bot_matches")
 
@@ -238,7 +245,8 @@ def table_play_now(*, user: User, game: str, level: str = "normal") -> Table:
     return Table.objects.get(pk=table.pk)
 
 
-def table_start(*, table_id: int, by: User, seed: str | None = None) -> Match:
+def table_start(*, table_id: int, by: User, seed: str | None = None, capped: bool = True) -> Match:
+    """The match begins. `capped=False`: a table the platform organises, outside the host's bot-only cap."""
     with transaction.atomic():
         table = _lock_table(table_id)
         if table.host_id != by.pk:
@@ -248,7 +256,8 @@ def table_start(*, table_id: int, by: User, seed: str | None = None) -> Match:
         seats = list(table.seat_set.select_related("user"))
         if len(seats) != table.seats:
             raise errors.conflict(f"every seat must be filled ({len(seats)} of {table.seats})", "not_full")
-        _bot_matches_cap(by, seats)
+        if capped:
+            _bot_matches_cap(by, table, seats)
         match = _match_create(table=table, seats=seats, seed=seed)
     bus.table_changed(table.pk)
     return match
@@ -265,7 +274,7 @@ def table_rematch(*, table_id: int, by: User) -> Match:
         last = -1 if table.dealer < 0 else table.dealer
         table.dealer = ((table.seats - 1 if last < 0 else last) + 1) % table.seats
         seats = list(table.seat_set.select_related("user"))
-        _bot_matches_cap(by, seats)
+        _bot_matches_cap(by, table, seats)
         match = _match_create(table=table, seats=seats, seed=None)
     bus.table_changed(table.pk)
     return match
@@ -301,7 +310,7 @@ def table_create_for(
                 Seat.objects.create(table=table, seat=number, user=person, bot_level=level or "")  # (bot account, level): a named bot
     bus.table_changed(table.pk)
     if start:
-        table_start(table_id=table.pk, by=organiser, seed=seed)
+        table_start(table_id=table.pk, by=organiser, seed=seed, capped=False)
     return table
 
 
