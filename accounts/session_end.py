@@ -25,7 +25,6 @@ from accounts.models import User
 from accounts.signals import credentials_changed
 from accounts.tokens import token_expired
 from live import bus
-from live.sessions import Credential
 
 
 @receiver(credentials_changed)
@@ -45,7 +44,7 @@ def _deactivated(sender: Any, instance: User, created: bool, **kwargs: Any) -> N
         bus.sessions_end(instance.pk)
 
 
-def credentials_gone(credentials: list[Credential]) -> set[Credential]:
+def credentials_gone(credentials: list[bus.Credential]) -> set[bus.Credential]:
     """The credentials that no longer hold: account gone or inactive, password changed, token or session ended."""
     users = {
         pk: (active, password)
@@ -59,7 +58,7 @@ def credentials_gone(credentials: list[Credential]) -> set[Credential]:
         if session_keys else set()
     )
     hashes: dict[int, str] = {}
-    gone: set[Credential] = set()
+    gone: set[bus.Credential] = set()
     for c in credentials:
         row = users.get(c.user_id)
         if row is None or not row[0]:

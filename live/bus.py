@@ -35,6 +35,7 @@ Sessions (live/sessions.py).
 
     bus.sessions_end(user_id)                after the commit, every socket of the user closes (4401) on every process
     bus.sessions_check_with(check)           the domain's answer to which sockets' credentials no longer hold
+    bus.Credential                           a socket's credential (user, token or session key, auth hash)
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ PROCESS_ID = heartbeat.PROCESS_ID
 # Sessions end everywhere (live/sessions.py).
 sessions_end = sessions.end
 sessions_check_with = sessions.check_with
+Credential = sessions.Credential  # what a socket was opened with, as `check` is asked about it
 
 
 def serve(
