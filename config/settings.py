@@ -281,6 +281,9 @@ SPECTACULAR_SETTINGS = {
 
 # Platform knobs.
 ZOMBIE_SECONDS_DEFAULT = 45
+# A tournament table with a person at it is dealt when every person has come to it, or this many seconds
+# after it was seated (docs/configuration.md); 0 deals at once. The no-show time counts from the deal.
+TOURNAMENT_SEAT_GRACE_SECONDS = int(os.environ.get("TOURNAMENT_SEAT_GRACE_SECONDS", "60"))
 CHAT_MAX_LENGTH = 300
 CHAT_MAX_PER_10S = 5
 WS_MAX_MESSAGE_BYTES = 4096
@@ -288,9 +291,6 @@ WS_MAX_MESSAGE_BYTES = 4096
 WS_MAX_ACTIONS_PER_SECOND = int(os.environ.get("WS_MAX_ACTIONS_PER_SECOND", "20"))
 # Limits (docs/security.md "Limits"): open sockets per account and per address on one web process, and
 # messages per second per account and per address across all their sockets of the process (each socket
-# A tournament table with a person at it is dealt when every person has come to it, or this many seconds
-# after it was seated (docs/configuration.md); 0 deals at once. The no-show time counts from the deal.
-TOURNAMENT_SEAT_GRACE_SECONDS = int(os.environ.get("TOURNAMENT_SEAT_GRACE_SECONDS", "60"))
 # also has its own WS_MAX_ACTIONS_PER_SECOND). A socket past a cap is refused with close code 4429.
 WS_MAX_SOCKETS_PER_USER = int(os.environ.get("WS_MAX_SOCKETS_PER_USER", "20"))
 WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "60"))
