@@ -63,6 +63,7 @@ _check: CredentialsGone | None = None
 
 _by_user: dict[int, weakref.WeakKeyDictionary[SessionSocket, Credential]] = {}
 _listener: tuple[asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
+listener_channel: str | None = None  # this process's one channel in SESSIONS_GROUP (it outlives every socket)
 ended = 0  # sockets this process closed because their session ended (a figure for /metrics and tests)
 
 
@@ -126,7 +127,8 @@ async def _run() -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    channel = await layer.new_channel()
+    global listener_channel
+    channel = listener_channel = await layer.new_channel()
     await layer.group_add(SESSIONS_GROUP, channel)
     rechecking = asyncio.get_running_loop().create_task(_recheck_every(layer, channel), name="live-sessions-recheck")
     try:
