@@ -1,7 +1,8 @@
 """The profile page in a real browser: rating chart and figures after a few ranked bot matches.
 
-The matches are real: a ranked ZACK! table of three bots (one account per level)
-created through the API with `sit: false` and rematched, played by the stack's Celery worker,
+The matches are real: ranked ZACK! tables of a person and two bots (one account per level), created
+through the API; the person resigns at once (a bot plays the seat on), so each match has a person in
+it and is rated (matches of bots alone never are), played to its end by the stack's Celery worker,
 rated and counted by the `stats.match_finished` task at each match's end.
 """
 
@@ -18,7 +19,7 @@ from tests.integration.stack import Stack, api, register
 pytestmark = [pytest.mark.browser]
 
 BOT_LEVEL = "hard"  # the bot whose profile is read: found by its level at the table (its name is a persona)
-MATCHES = 3  # one ranked table of three bots, rematched: about 25 s per match
+MATCHES = 3  # three ranked tables, one after the other: about 25 s per match
 
 
 def _zack(base: str, who: str) -> dict[str, Any] | None:
@@ -45,18 +46,19 @@ def test_profile_shows_rating_chart_and_figures_after_bot_matches(page: Any, ser
     base = server.url()
     token = register(base, "stats-organiser")
     options = {"beginner_deck": True}  # the shortest ZACK! deck
-    table = api(base, "POST", "/api/tables/", {"game": "zack", "seats": 3, "ranked": True, "sit": False, "options": options}, token)
-    tid = table["id"]
-    for level in ("easy", "normal", "hard"):
-        table = api(base, "POST", f"/api/tables/{tid}/bots/", {"level": level}, token)
-    BOT = next(p["username"] for p in table["players"] if p["level"] == BOT_LEVEL)  # noqa: N806 - the test's one bot
-    before = _zack(base, BOT) or {"played": 0, "rating": None}
-    rated_before = (before["rating"] or {}).get("rated_matches", 0)
-    api(base, "POST", f"/api/tables/{tid}/start/", None, token)
+    BOT, before, rated_before = None, {"played": 0, "rating": None}, 0  # noqa: N806 - the test's one bot
     for n in range(MATCHES):
-        _wait(f"match {n + 1} to finish", lambda: api(base, "GET", f"/api/tables/{tid}/")["status"] == "finished")
-        if n + 1 < MATCHES:
-            api(base, "POST", f"/api/tables/{tid}/rematch/", None, token)
+        table = api(base, "POST", "/api/tables/", {"game": "zack", "seats": 3, "ranked": True, "options": options}, token)
+        tid = table["id"]
+        for level in ("easy", BOT_LEVEL):
+            table = api(base, "POST", f"/api/tables/{tid}/bots/", {"level": level}, token)
+        if BOT is None:  # the same account each time: the first bot of its level
+            BOT = next(p["username"] for p in table["players"] if p.get("level") == BOT_LEVEL)  # noqa: N806
+            before = _zack(base, BOT) or before
+            rated_before = (before["rating"] or {}).get("rated_matches", 0)
+        api(base, "POST", f"/api/tables/{tid}/start/", None, token)
+        api(base, "POST", f"/api/tables/{tid}/resign/", None, token)
+        _wait(f"match {n + 1} to finish", lambda tid=tid: api(base, "GET", f"/api/tables/{tid}/")["status"] == "finished")
     matches = MATCHES
     stats = _wait(
         "the ratings and statistics of every match",
