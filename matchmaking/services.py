@@ -19,7 +19,8 @@ from games.registry import get_rules, public_slugs
 from live import bus
 from matchmaking import pairing, selectors
 from matchmaking.models import QueueEntry
-from people.services import user_group
+from people import selectors as people_selectors
+from people.groups import user_group
 
 
 def queue_join(*, user: User, game: str, seats: int) -> QueueEntry:
@@ -54,7 +55,8 @@ def queue_match(*, game: str, seats: int) -> list[int]:
         rating = selectors.friendly_ratings(game=game, user_ids=[e.user_id for e in entries])
         by_user = {e.user_id: e for e in entries}
         waiting = [pairing.Waiting(e.user_id, rating[e.user_id], (now - e.since).total_seconds()) for e in entries]
-        for group in pairing.groups(waiting, seats):
+        apart = people_selectors.blocked_pairs(user_ids=list(by_user))
+        for group in pairing.groups(waiting, seats, apart):
             people = [by_user[w.user_id].user for w in group]
             QueueEntry.objects.filter(pk__in=[by_user[w.user_id].pk for w in group]).delete()
             table = games_services.table_create_for(

@@ -24,6 +24,12 @@ def blocked_by(user_id: int) -> set[int]:
     return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
 
 
+def blocked_pairs(*, user_ids: list[int]) -> set[frozenset[int]]:
+    """The pairs among `user_ids` in which one blocks the other (the matchmaking queue seats them apart)."""
+    rows = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list("blocker_id", "blocked_id")
+    return {frozenset(r) for r in rows}
+
+
 def blocked_usernames_by(user_id: int) -> frozenset[str]:
     """Names of the players `user_id` blocks: chat lines name their sender, so the table socket filters by name."""
     return frozenset(Block.objects.filter(blocker_id=user_id).values_list("blocked__username", flat=True))

@@ -43,3 +43,24 @@ def test_every_player_is_seated_at_most_once_and_each_group_within_its_bands() -
         for g in found:
             spread = max(w.rating for w in g) - min(w.rating for w in g)
             assert len(g) == seats and all(spread <= band(w.waited_s) for w in g)
+
+
+def test_players_who_keep_apart_are_never_grouped_and_the_next_nearest_takes_the_place() -> None:
+    waiting = [Waiting(1, 1500, 0), Waiting(2, 1505, 0), Waiting(3, 1510, 0), Waiting(4, 1515, 0)]
+    apart = {frozenset((1, 2))}
+    found = ids(groups(waiting, 2, apart))
+    assert len(found) == 2 and all(sorted(g) != [1, 2] for g in found)
+    assert sorted(u for g in found for u in g) == [1, 2, 3, 4]  # nobody is left waiting for it
+    assert groups([Waiting(1, 1500, 0), Waiting(2, 1500, 600)], 2, {frozenset((1, 2))}) == []  # no wait is long enough
+
+
+def test_no_group_holds_a_pair_that_keeps_apart() -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        seats = rng.choice([2, 3, 4])
+        waiting = [Waiting(i, rng.gauss(1500, 100), rng.uniform(0, 60)) for i in range(rng.randint(0, 16))]
+        apart = {frozenset(rng.sample(range(16), 2)) for _ in range(rng.randint(0, 10))}
+        for g in groups(waiting, seats, apart):
+            members = [w.user_id for w in g]
+            assert len(g) == seats
+            assert not any(frozenset((a, b)) in apart for i, a in enumerate(members) for b in members[i + 1 :])

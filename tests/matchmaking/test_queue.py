@@ -94,3 +94,21 @@ def test_a_player_banned_while_waiting_is_never_seated(clock: Clock) -> None:
     assert not Table.objects.exists() and not QueueEntry.objects.filter(user=ada).exists()
     client(cy).post("/api/queue/", {"game": "zwicker", "seats": 2}, format="json")
     assert sorted(s.user.username for s in Table.objects.get().seat_set.all()) == ["bea", "cy"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_blocked_player_is_never_seated_with_the_blocker(clock: Clock) -> None:
+    from people.models import Block
+
+    ada, bob, cy = user("ada"), user("bob"), user("cy")
+    for u, display in ((ada, 0.0), (bob, 0.5), (cy, 1.0)):
+        rated(u, display)
+    Block.objects.create(blocker=ada, blocked=bob)
+    for u in (ada, bob):
+        assert client(u).post("/api/queue/", {"game": "zwicker", "seats": 2}, format="json").status_code == 201
+    assert not Table.objects.exists()  # nearest ratings, but ada blocks bob: both wait on
+    client(cy).post("/api/queue/", {"game": "zwicker", "seats": 2}, format="json")
+    table = Table.objects.get()
+    seated = sorted(s.user.username for s in table.seat_set.all())
+    assert "ada" not in seated or "bob" not in seated
+    assert QueueEntry.objects.count() == 1
