@@ -40,6 +40,7 @@ import websockets
 from tests.integration.stack import api, register
 from tests.support.delayproxy import delayed
 from tools.loadtest.client import percentile
+from tools.loadtest.line_stack import platform
 
 _ids = itertools.count(1)
 OPTIONS = {"max_minutes": 0, "auto_flip_seconds": 1, "smack_grace_ms": 300}
@@ -281,8 +282,6 @@ def main(argv: list[str] | None = None) -> int:
              "far through the namespace delay line"))
     print(HEADER)
     if no_line is None:
-        from tools.loadtest.fair_play import platform
-
         with platform(args.services) as p:
             asyncio.run(bench(p.s.url(), p.s.ws(), p.s.ports[0], args, line=p))
     else:
