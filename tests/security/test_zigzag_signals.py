@@ -264,7 +264,9 @@ OPTIONS = {"signals_seen": False, "tour_seconds": 45}
 
 def _table(name: str, seed: str) -> tuple[int, int, list[Any], list[str]]:
     humans = [user(f"signs{name}{i}") for i in range(4)]
-    table = services.table_create(host=humans[0], game="zigzag", seats=4, options=OPTIONS)
+    # min_reaction_ms 0: the script was played by the pure rules without a human floor, and must be
+    # accepted here as it was there (its takes come as fast as the script's clock says)
+    table = services.table_create(host=humans[0], game="zigzag", seats=4, options=OPTIONS, min_reaction_ms=0)
     for h in humans[1:]:
         services.table_join(table_id=table.pk, user=h)
     match = services.table_start(table_id=table.pk, by=humans[0], seed=seed)
