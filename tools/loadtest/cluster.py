@@ -267,6 +267,10 @@ def cluster(
     env.update(VAR_DIR=str(tmp), PYTHONUNBUFFERED="1", LOG_LEVEL=log_level)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env.setdefault("SECRET_KEY", f"test-{secrets.token_urlsafe(40)}")  # the production configuration needs one
+    # One load client on one address stands for thousands of players on as many lines: the per-address
+    # caps (docs/security.md "Limits") would refuse it after 60 sockets. Per-socket and per-account limits stay.
+    env.setdefault("WS_MAX_SOCKETS_PER_ADDRESS", "1000000")
+    env.setdefault("WS_ADDRESS_MESSAGES_PER_SECOND", "0")
     if private_redis:
         redis = RedisServer(tmp)
         redis.start()
