@@ -1,7 +1,7 @@
 """Refold every stored state from its log: the game kit renamed state fields.
 
 Why: `Match.state` and `Snapshot.state` cache a fold of the match's events,
-and the game kit (issue 15) gave the four games one state vocabulary
+and the game kit gave the four games one state vocabulary
 (`seats` instead of `n`, `finished` instead of Zwicker's `phase == "over"`,
 `legal` computed per view). A state cached by the old rules would not load in
 the new ones. The log is the truth, so each cached state is folded again

@@ -55,7 +55,7 @@ Decisions where the rules page and the rulebook are silent, marked [D]:
   with the tour timer, the starting cards of players who did not open go
   face down to the discard pile, and their hands stay as they were.
 - [D] Option `tour_seconds` ranges over 5-600.
-- [D] Option `hand_hint` (issue 18; off by default): telling the class of
+- [D] Option `hand_hint` (off by default): telling the class of
   one's own hand is the skill the game tests, so the view names it
   (`hand_class`) only with this beginner help on, else `hand_class` is None.
   Ranked play forces it off (`unranked_off`, read by the platform when a
@@ -102,7 +102,7 @@ hidden only inside something that happens anyway:
 - Old logs may hold `signalled` events with `public` false (before this
   rule): they still redact to nothing (a placeholder) and fold as before.
 
-Fair races: a take from the centre (issue 16, PROTOCOL.md "Fair races") [D].
+Fair races: a take from the centre (PROTOCOL.md "Fair races") [D].
 What is raced is one centre card: every `exchange`, `stop` and `z` names the
 centre card it takes (`take`), and two players reaching for the same card are
 judged by reaction time, not by who sits nearer the server.

@@ -40,7 +40,7 @@ turn, same rank for snaps, the slowest takes back, King swap optional):
 - [D] A timer action after the end is refused like every action
   (`match_over`); before the end, a stale timer id changes nothing.
 
-The game kit (issue 15): `GameRules` makes the checks every action needs,
+The game kit: `GameRules` makes the checks every action needs,
 with the error codes all four games share. Changed by it:
 
 - [D] An action without a seat that is not a timer is `bad_action` (was
@@ -58,7 +58,7 @@ with the error codes all four games share. Changed by it:
   it (that settlement is public: the claims are in every view), so a slot a
   landing snap will empty is not offered.
 
-Fair races (issue 16, PROTOCOL "Fair races"): `snap` is a race action.
+Fair races (PROTOCOL "Fair races"): `snap` is a race action.
 
 - [D] A snap whose cards all match is a *claim* on the top discard: it
   opens the race for that card (or joins the open one) with a
@@ -97,7 +97,7 @@ Fair races (issue 16, PROTOCOL "Fair races"): `snap` is a race action.
   race of anticipations alone is settled at once with `winner: null`.
   With `min_reaction_ms` 0 there is no floor.
 
-Looks (issue 18): every card a seat looks at (the opening peek at slots 2
+Looks: every card a seat looks at (the opening peek at slots 2
 and 3, a 7/8/9/10 power, a black King) is in that seat's own view as
 `looks: [{target, slot, card, until_ms}]` until `peek_ms` has passed, so a
 page shows it for the full time whatever message brings it (a `hello`

@@ -420,7 +420,7 @@ def test_at_a_secret_table_a_sign_waits_for_the_next_move_and_a_made_double_zag_
 
 
 def test_scored_combinations_are_off_and_the_hand_class_is_beginner_help_only(page: Any) -> None:
-    """Issue 18: a combination already on the sheet cannot be announced again (it would be false, a penalty);
+    """A combination already on the sheet cannot be announced again (it would be false, a penalty);
     the class of my own hand shows only with the beginner option `hand_hint`."""
     from games.zigzag.rules import RULES
     from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, open_all, table

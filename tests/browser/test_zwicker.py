@@ -223,7 +223,7 @@ def _see_opening_look(page: Any, table_id: int, me: int, shot: str) -> int:
 
 
 def test_the_opening_look_shows_after_start_and_after_a_rematch(page: Any) -> None:
-    """Issue 18: the first message after Start is a view, and the view carries the seat's own looks."""
+    """The first message after Start is a view, and the view carries the seat's own looks."""
     page.set_viewport_size({"width": 1366, "height": 900})
     sign_up(page, "zelda")
     table_id = create_bot_table(page, "zwicker", 2, "easy", {"turn_seconds": 120, "peek_ms": 6000})

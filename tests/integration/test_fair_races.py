@@ -1,4 +1,4 @@
-"""Fair races through real sockets with real network delay (issue 16).
+"""Fair races through real sockets with real network delay.
 
 Real daphne + Celery on PostgreSQL + Redis; two players race for Smack It!
 smack cards. "near" connects directly, "far" through a delay line the kernel's TCP sees

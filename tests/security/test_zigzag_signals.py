@@ -1,6 +1,6 @@
 """ZIGZAG with `signals_seen` off: a sign is indistinguishable from nothing for everyone outside the signing team.
 
-Issue 14, hole 6. Written as the attack: an opponent (or a spectator) records every byte it is sent
+Written as the attack: an opponent (or a spectator) records every byte it is sent
 and compares two matches that differ only in the signs one team made. Before the fix a sign was an
 event of its own: opponents got a `{seq, t_ms}` placeholder at that moment, the view's `clock`
 ticked, and every later seq (events, acks, the replay's `next`) was one higher, so the two records

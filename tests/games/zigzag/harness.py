@@ -18,7 +18,7 @@ in public (opening discard, exchanges, played STOP/Z cards), the hands shown
 at a correct announcement, the proof of a failed counter, and everything once
 the match is over. It never sees another hand (its partner's included), a
 starting card it did not take, the draw pile or the face-down discard pile.
-A race for a centre card (issue 16) needs no line of its own: its events
+A race for a centre card needs no line of its own: its events
 show the card raced for (face up in the centre until the winner's move) and,
 to the claimer only, the card its claim would give (still in its own hand);
 a losing claim shows nobody else anything of its hand.

@@ -268,7 +268,7 @@ def test_bot_at_a_secret_table_signs_the_class_its_exchange_makes() -> None:
 
 
 def test_bot_does_not_announce_a_second_double_zag() -> None:
-    """A team's Double ZAG counts once (issue 15): with it made, two ZAGs score nothing."""
+    """A team's Double ZAG counts once: with it made, two ZAGs score nothing."""
     zag_b = [ch("green", "cloud", a) for a in ATTITUDES]
     log = _scored_log([ZAG_PINK_WATER, NONE_B, zag_b, NONE_D], 0, ["zig"])
     log = _play(log, 0, {"kind": "signal", "sign": "zag"}, 100)

@@ -1,4 +1,4 @@
-"""ZIGZAG's beginner help `hand_hint` (issue 18): off by default, on only where asked, never in ranked play.
+"""ZIGZAG's beginner help `hand_hint`: off by default, on only where asked, never in ranked play.
 
 Naming the class of one's own hand is the skill ZIGZAG tests, so the view says it only with the
 option; the platform turns it off for a ranked match whatever the table asked (games.services

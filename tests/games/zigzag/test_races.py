@@ -1,4 +1,4 @@
-"""ZIGZAG fair races (issue 16): a take from the centre is judged by reaction time, not by arrival.
+"""ZIGZAG fair races: a take from the centre is judged by reaction time, not by arrival.
 
 Every scenario is built by hand: the platform's `Timing` is written out (arrival = now, judged =
 arrival minus the sender's capped round trip, `comp_ms` per seat), so each test knows who must win.

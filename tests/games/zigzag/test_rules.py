@@ -696,7 +696,7 @@ def test_d_double_zag_counts_once_a_second_one_is_false_and_punished() -> None:
 
 
 def test_d_one_zig_and_three_double_zags_do_not_win() -> None:
-    """The report of issue 15: a team filled three combinations with Double ZAGs and won."""
+    """The reported case: a team filled three combinations with Double ZAGs and won."""
     state = table([ZAG_PINK_WATER, NONE_B, ZAG_GREEN_CLOUD, NONE_D], scored={0: ["zig"]})
     events, state = act(state, 0, {"kind": "announce", "combo": "double_zag", "fills": "zag"})
     assert events[0]["data"]["correct"] is True and state["bonus"][0] == ["zag"]

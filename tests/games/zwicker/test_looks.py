@@ -1,4 +1,4 @@
-"""Looks live in the looker's own view (issue 18): whatever message brings the view, it can show them.
+"""Looks live in the looker's own view: whatever message brings the view, it can show them.
 
 The bug was that a page drew looked-at cards only from `peeked` events, and
 the first message after Start (a `hello`) carries a view, not those events.

@@ -1,4 +1,4 @@
-"""Zwicker's snap as a fair race (issue 16): judged time, the lag cap, settlement by timer and lazily.
+"""Zwicker's snap as a fair race: judged time, the lag cap, settlement by timer and lazily.
 
 Three seats: seat 0 is on turn, seats 1 and 2 each hold a 4 that matches
 the 4d on the discard pile, and so does seat 0 (its 4h in slot 2).
