@@ -62,11 +62,13 @@ def test_profile_shows_rating_chart_and_figures_after_bot_matches(page: Any, ser
     matches = MATCHES
     stats = _wait(
         "the ratings and statistics of every match",
-        lambda: (s := _zack(base, BOT))
-        and s["rating"]
-        and s["rating"]["rated_matches"] == rated_before + matches
-        and s["played"] >= before["played"] + matches
-        and s,
+        lambda: (
+            (s := _zack(base, BOT))
+            and s["rating"]
+            and s["rating"]["rated_matches"] == rated_before + matches
+            and s["played"] >= before["played"] + matches
+            and s
+        ),
     )  # a match is rated, then counted: a reading between the two sees the rating first
     assert stats["played"] == before["played"] + matches
 
@@ -79,7 +81,9 @@ def test_profile_shows_rating_chart_and_figures_after_bot_matches(page: Any, ser
     assert block.locator("[data-testid=rating-line]").count() == 1
     assert block.locator("[data-testid=rating-chart-zack] circle").count() == len(stats["history"])
     rating = stats["rating"]
-    assert block.locator("[data-testid=rating-zack]").inner_text() == f"{rating['friendly']:,}" + ("?" if rating["provisional"] else "")
+    assert block.locator("[data-testid=rating-zack]").inner_text() == f"{rating['friendly']:,}" + (
+        "?" if rating["provisional"] else ""
+    )
     assert block.locator("[data-testid=rating-band]").count() == 1
     # the band surrounds the line: at every point the line lies between the band's edges
     inside = page.evaluate("""() => { const svg = document.querySelector('[data-testid=rating-chart-zack] svg');
