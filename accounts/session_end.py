@@ -12,8 +12,10 @@ process's sockets' credentials no longer hold, in three queries whatever their n
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
 from django.db.models.signals import post_save
@@ -25,6 +27,13 @@ from accounts.models import User
 from accounts.signals import credentials_changed
 from accounts.tokens import token_expired
 from live import bus
+
+
+@functools.lru_cache(maxsize=16_384)
+def _auth_hash(user_id: int, password: str, secret: str) -> str:
+    """The session hash of a password as stored (and of the key it is signed with): an HMAC and a model built
+    once per password, not for every socket at every recheck."""
+    return User(pk=user_id, password=password).get_session_auth_hash()
 
 
 @receiver(credentials_changed)
@@ -65,7 +74,7 @@ def credentials_gone(credentials: list[bus.Credential]) -> set[bus.Credential]:
             gone.add(c)
             continue
         if c.user_id not in hashes:
-            hashes[c.user_id] = User(pk=c.user_id, password=row[1]).get_session_auth_hash()
+            hashes[c.user_id] = _auth_hash(c.user_id, row[1], settings.SECRET_KEY)
         if hashes[c.user_id] != c.auth_hash:
             gone.add(c)
         elif c.kind == "token" and (c.key not in tokens or token_expired(tokens[c.key])):

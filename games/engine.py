@@ -37,9 +37,17 @@ def event(kind: str, seat: int | None = None, **data: Any) -> Event:
     return {"kind": kind, "seat": seat, "data": data}
 
 
-def timer_event(timer_id: str, due_ms: int) -> Event:
-    """Ask the platform to submit `{"kind": "timer", "id": timer_id}` at `due_ms`."""
-    return event("timer", None, id=timer_id, due_ms=due_ms)
+def timer_event(timer_id: str, due_ms: int, *, replaces: str | None = None) -> Event:
+    """Ask the platform to submit `{"kind": "timer", "id": timer_id}` at `due_ms`.
+
+    `replaces`: a timer this one supersedes for good (the rules will answer it with nothing
+    from this event on, whatever comes later). The platform then marks that timer fired in
+    the same commit and lets go of it at once, instead of firing it at its due time only to
+    learn that it is stale: Smack It! re-arms its idle timer on every flip.
+    """
+    if replaces is None:
+        return event("timer", None, id=timer_id, due_ms=due_ms)
+    return event("timer", None, id=timer_id, due_ms=due_ms, replaces=replaces)
 
 
 @dataclass(frozen=True)

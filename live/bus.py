@@ -25,6 +25,7 @@ Deferred work and timers.
 
     bus.schedule(task_name, args, delay_s)   a Celery task after delay_s (a test's queue in tests)
     bus.timer_can_hold() / bus.timer_hold(match_id=..., timer_id=..., due_at=..., armed_seq=...)
+    bus.timer_drop(match_id=..., timer_id=...)   let go of a held timer the commit made dead
     bus.timer_also_scheduled()               a held timer goes to the scheduler as well (tests)
 
 Presence.
@@ -60,6 +61,7 @@ schedule = scheduling.schedule
 timer_can_hold = local_timers.can_hold
 timer_also_scheduled = local_timers.also_scheduled
 timer_hold = local_timers.hold
+timer_drop = local_timers.drop
 
 # Presence (live/heartbeat.py).
 PROCESS_ID = heartbeat.PROCESS_ID

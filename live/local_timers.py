@@ -36,6 +36,11 @@ Guarantees, the same as Celery's path gave:
   fired the ordinary way; one whose mark failed stays unfired for the sweeper,
   which fires it as the no-op it is.
 
+- **A replaced timer costs nothing.** A timer the rules superseded for good when
+  they armed the next (engine.timer_event's `replaces`: Smack It!'s idle timer,
+  re-armed on every flip) has its row marked fired in the commit that replaced
+  it, and its wait here is cancelled (`drop`): no stale check, no statement.
+
 - **A finished match's timers cost nothing.** Once this process committed a
   match's end (`match_cache.end`), its held timers are dropped when due: firing
   one would only answer `match_over`, the sweeper never fires a row of a match
@@ -61,6 +66,7 @@ import contextvars
 import dataclasses
 import datetime
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -78,6 +84,7 @@ DISMISS_TRIES = 3  # a stale timer whose match keeps moving on is fired on the r
 
 _firing: set[asyncio.Task[None]] = set()  # timers being fired, kept from the garbage collector
 _stale: list[_Stale] = []  # stale timers waiting to be marked fired
+_held: dict[tuple[int, str], asyncio.TimerHandle] = {}  # (match, timer) → its wait, until due or dropped
 _marker: asyncio.Task[None] | None = None  # the task that marks the next batch
 
 
@@ -136,16 +143,51 @@ def hold(*, match_id: int, timer_id: str, due_at: datetime.datetime, armed_seq: 
     """
     loop = server_loop()
     assert loop is not None, "hold only where can_hold()"
-    # A fresh context: this thread's says it runs inside asgiref's sync thread, and a
-    # task started from it would take the firing's own hop to that thread for a deadlock.
-    loop.call_soon_threadsafe(_arm, loop, match_id, timer_id, due_at, armed_seq, context=contextvars.Context())
+    _soon(loop, _arm, loop, match_id, timer_id, due_at, armed_seq)
+
+
+def drop(*, match_id: int, timer_id: str) -> None:
+    """Let go of a held timer a commit made dead for good (engine.timer_event's `replaces`).
+
+    That commit marked its row fired, so nothing is left to do at its due time: the wait
+    is cancelled instead of ending in a stale check and a statement. Called after the
+    commit, from the event loop or a database thread; a timer not held here is left alone
+    (wherever it fires, its rules answer nothing and its row is already marked).
+    """
+    loop = server_loop()
+    if loop is not None:
+        _soon(loop, _drop, (match_id, timer_id))
+
+
+def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: object) -> None:
+    """`callback(*args)` in a coming turn of `loop`: from the loop itself without waking it through its pipe.
+
+    A fresh context: a database thread's says it runs inside asgiref's sync thread, and a
+    task started from it would take the firing's own hop to that thread for a deadlock.
+    """
+    try:
+        here = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        here = False
+    if here:
+        loop.call_soon(callback, *args, context=contextvars.Context())
+    else:
+        loop.call_soon_threadsafe(callback, *args, context=contextvars.Context())
+
+
+def _drop(key: tuple[int, str]) -> None:
+    handle = _held.pop(key, None)
+    if handle is not None:
+        handle.cancel()
 
 
 def _arm(loop: asyncio.AbstractEventLoop, match_id: int, timer_id: str, due_at: datetime.datetime, armed_seq: int) -> None:
+    key = (match_id, timer_id)
     wait_s = (due_at - timezone.now()).total_seconds()
     if wait_s > 0:
-        loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at, armed_seq)
+        _held[key] = loop.call_later(wait_s + EARLY_GUARD_S, _arm, loop, match_id, timer_id, due_at, armed_seq)
         return
+    _held.pop(key, None)
     owner = _the_owner()
     if owner.has_ended(match_id):
         return  # this process committed the match's end: firing would only answer match_over (match_cache.end)

@@ -9,6 +9,7 @@ Names follow Prometheus's conventions: `_total` for counters, seconds for durati
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -71,9 +72,15 @@ RACE_COMPENSATION_SECONDS = Histogram(
 )
 
 
+@functools.cache
+def _committed(game: str, path: str) -> Any:
+    """A labelled child, looked up once: `labels()` checks and locks on every call, and this is per action."""
+    return ACTIONS_COMMITTED.labels(game=game, path=path)
+
+
 def action_committed(*, game: str, path: str) -> None:
     """One action durably committed (call after the COMMIT, once per action)."""
-    ACTIONS_COMMITTED.labels(game=game, path=path).inc()
+    _committed(game, path).inc()
 
 
 def action_acked(*, seconds: float) -> None:

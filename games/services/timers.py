@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import random
 from typing import Any
 
 import orjson
@@ -17,7 +16,7 @@ from games.models import (
     PendingTimer,
 )
 from games.registry import get_rules
-from games.services.actions import SubmitResult, action_submit
+from games.services.actions import LazyRandom, SubmitResult, action_submit
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +46,7 @@ def _timer_is_no_op(game: str, state: Any, timer_id: str, started_at: datetime.d
     """Whether the rules answer this timer, due now, with no events on `state` (a refusal is not a no-op)."""
     elapsed = int((timezone.now() - started_at).total_seconds() * 1000)
     try:
-        events = get_rules(game).decide(state, None, {"kind": "timer", "id": timer_id}, max(elapsed, last_t_ms), random.Random(0))
+        events = get_rules(game).decide(state, None, {"kind": "timer", "id": timer_id}, max(elapsed, last_t_ms), LazyRandom(0))
     except RuleError:
         return False
     return events == []

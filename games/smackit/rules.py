@@ -697,7 +697,8 @@ class SmackItRules(GameRules):
                 return
         secs = st["options"]["auto_flip_seconds"]
         if _turn_changed(tx) and secs > 0 and (st["turn"] is not None or _round_waits(st)):
-            tx.emit(timer_event(f"flip:{st['timer_n']}", now_ms + secs * 1000))
+            # The idle timer before this one is dead from here on (`_timer` answers only `flip_timer`).
+            tx.emit(timer_event(f"flip:{st['timer_n']}", now_ms + secs * 1000, replaces=st["flip_timer"]))
 
     def _finish(self, tx: Tx, reason: str) -> None:
         st = tx.state

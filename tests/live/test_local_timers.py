@@ -1,7 +1,8 @@
-"""A held timer found stale on this process's cached state is marked fired from the event loop, no thread.
+"""Held timers: a replaced one let go at its commit; one found stale on the cached state marked from the loop.
 
-PostgreSQL only (the cache and the loop's connection are): a superseded idle
-timer is marked in one statement and never reaches `services.timer_fire`; one
+PostgreSQL only (the cache and the loop's connection are): a replaced idle timer is marked fired in
+the commit that replaced it and its wait cancelled; a stale one (its row re-opened) is
+marked in one statement and never reaches `services.timer_fire`; one
 whose match moved on behind the cache is decided on the row instead; a live
 one still fires through the ordinary path.
 """
@@ -67,6 +68,36 @@ def two_flips() -> tuple[int, str, int, str, int]:
 
 
 @database_sync_to_async
+def reopened(match_id: int, timer_id: str) -> None:
+    """The stale timer's row unfired again: a timer the rules made stale without saying so (a race settled by
+    the next action; any timer armed without `replaces`), which only the stale check finds."""
+    PendingTimer.objects.filter(match_id=match_id, timer_id=timer_id).update(fired=False)
+
+
+async def test_a_replaced_idle_timer_is_marked_fired_in_its_commit_and_let_go_here(fired_on_the_row: list[str]) -> None:
+    match_id, stale, _, live, live_seq = await two_flips()
+    assert await fired(match_id, stale), "the next flip's idle timer replaced it: marked fired in that commit"
+    assert not await fired(match_id, live)
+    local_timers.hold(match_id=match_id, timer_id=live, due_at=timezone.now() + dt.timedelta(seconds=60), armed_seq=live_seq)
+    assert await until(lambda: (match_id, live) in local_timers._held), "held here, waiting for its due time"
+
+    @database_sync_to_async
+    def flip_held() -> str:  # a table socket's flip: its timers held by this process
+        state = Match.objects.get(pk=match_id).state
+        result = services.action_submit(
+            match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="held", hold_timers=True
+        )
+        return next(e["data"]["id"] for e in result.events if e["kind"] == "timer")
+
+    following = await flip_held()
+    assert await fired(match_id, live), "replaced: marked in the flip's own commit"
+    assert await until(lambda: (match_id, live) not in local_timers._held), "and its wait let go"
+    assert (match_id, following) in local_timers._held, "the new idle timer is held in its place"
+    assert not await fired(match_id, following)
+    assert fired_on_the_row == [], "nothing fired through a database thread"
+
+
+@database_sync_to_async
 def fired(match_id: int, timer_id: str) -> bool:
     return PendingTimer.objects.get(match_id=match_id, timer_id=timer_id).fired
 
@@ -96,6 +127,7 @@ def fired_on_the_row(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 async def test_a_superseded_held_timer_is_marked_fired_from_the_loop(fired_on_the_row: list[str]) -> None:
     match_id, stale, stale_seq, _, _ = await two_flips()
+    await reopened(match_id, stale)
     seq = await seq_of(match_id)
     local_timers.hold(match_id=match_id, timer_id=stale, due_at=due_now(), armed_seq=stale_seq)
     assert await until(lambda: fired(match_id, stale)), "the stale timer's row is marked fired"
@@ -108,6 +140,7 @@ async def test_a_stale_timer_of_a_match_that_moved_on_behind_the_cache_is_decide
     fired_on_the_row: list[str],
 ) -> None:
     match_id, stale, stale_seq, _, _ = await two_flips()
+    await reopened(match_id, stale)
     behind = match_cache.get(match_id)
     assert behind is not None
 
@@ -129,6 +162,7 @@ async def test_a_stale_timer_whose_match_this_process_moves_on_meanwhile_waits_f
     fired_on_the_row: list[str],
 ) -> None:
     match_id, stale, stale_seq, _, _ = await two_flips()
+    await reopened(match_id, stale)
 
     @database_sync_to_async
     def flip_here() -> int:  # this process's own next action, between the dismissal and its batch: the cache moves too

@@ -484,6 +484,18 @@ def test_only_the_idle_timer_flips_over_an_unsmacked_smack_card() -> None:
     assert only(p.smack(0, at=6500), "smacked")["data"]["result"] == "false"
 
 
+def test_each_idle_timer_replaces_the_one_before_and_a_replaced_one_does_nothing() -> None:
+    p = Play([[num(1), num(2)], [num(3), num(6)], [num(4), num(5)]], auto_flip_seconds=5)
+    first = only(p.flip(0, at=0), "timer")["data"]
+    second = only(p.flip(1, at=500), "timer")["data"]
+    assert first["replaces"] == "flip:0", "the setup's idle timer is superseded by the first flip's"
+    assert second["replaces"] == first["id"] and second["id"] != first["id"]
+    replaced = {"kind": "timer", "id": first["id"]}
+    assert p.act(None, replaced, at=5000) == [], "a replaced idle timer is answered with nothing, at its due time"
+    assert p.act(None, replaced, at=9000) == [], "and later, when the live one is overdue too"
+    assert only(p.idle(at=9000), "flipped")["data"]["auto"] is True
+
+
 def test_smack_card_as_the_last_card_of_a_round_is_smacked_before_the_round_is_settled() -> None:
     p = Play([[C[0], S[0], num(1)], [num(30), num(3)], [num(20), num(4)]])
     p.flip(0, at=0)
