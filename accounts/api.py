@@ -28,6 +28,7 @@ from accounts.throttling import (
     wait_minutes,
 )
 from web.api_errors import field_refusal, refusal
+from web.query import request_body
 
 
 class RegisterIn(serializers.Serializer):
@@ -52,11 +53,10 @@ def _checked(
 ) -> tuple[dict[str, Any], Response | None]:
     """The body validated (a bad one is a 400 first), and the 429 when the address is over its rate
     (`too_many`: the message, with `%(minutes)s`)."""
-    data = body(data=request.data)
-    data.is_valid(raise_exception=True)
+    data = request_body(request, body)
     wait = address_wait(throttle=throttle, request=request)
     refused = None if wait is None else _rate_limited(too_many % {"minutes": wait_minutes(wait)}, wait)
-    return dict(data.validated_data), refused
+    return data, refused
 
 
 class RegisterApi(APIView):
@@ -183,12 +183,6 @@ def me_payload(user: Any) -> dict[str, Any]:
     }
 
 
-def _valid(body: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    data = body(data=request.data)
-    data.is_valid(raise_exception=True)
-    return dict(data.validated_data)
-
-
 def _refused(e: ValidationError) -> Response:
     return Response(field_refusal(e.message_dict), status=status.HTTP_400_BAD_REQUEST)
 
@@ -209,7 +203,7 @@ class MeApi(APIView):
 
     @extend_schema(request=MeIn, responses={200: MeOut})
     def patch(self, request: Request) -> Response:
-        data = _valid(MeIn, request)
+        data = request_body(request, MeIn)
         try:
             user = self_service.account_update(user=request.user, base_url=site_root(request), **data)
         except ValidationError as e:
@@ -218,7 +212,7 @@ class MeApi(APIView):
 
     @extend_schema(request=PasswordIn, responses={204: None})
     def delete(self, request: Request) -> Response:
-        data = _valid(PasswordIn, request)
+        data = request_body(request, PasswordIn)
         try:
             self_service.account_delete(user=request.user, password=data["password"])
         except ValidationError as e:
@@ -235,7 +229,7 @@ class PasswordChangeApi(APIView):
 
     @extend_schema(request=PasswordChangeIn, responses={200: inline_serializer("PasswordChanged", {"token": serializers.CharField()})})
     def post(self, request: Request) -> Response:
-        data = _valid(PasswordChangeIn, request)
+        data = request_body(request, PasswordChangeIn)
         try:
             token = self_service.password_change(user=request.user, request=request._request, **data)
         except ValidationError as e:
@@ -264,7 +258,7 @@ class PasswordResetConfirmApi(APIView):
 
     @extend_schema(request=PasswordResetConfirmIn, responses={204: None, 400: None})
     def post(self, request: Request) -> Response:
-        data = _valid(PasswordResetConfirmIn, request)
+        data = request_body(request, PasswordResetConfirmIn)
         try:
             self_service.password_reset_confirm(**data)
         except self_service.BadLinkError:
@@ -291,7 +285,7 @@ class EmailVerifyConfirmApi(APIView):
 
     @extend_schema(request=EmailVerifyConfirmIn, responses={204: None, 400: None})
     def post(self, request: Request) -> Response:
-        data = _valid(EmailVerifyConfirmIn, request)
+        data = request_body(request, EmailVerifyConfirmIn)
         try:
             self_service.email_verify_confirm(**data)
         except self_service.BadLinkError:

@@ -23,7 +23,7 @@ from accounts.forms import (
     SettingsForm,
     add_errors,
 )
-from accounts.throttling import ResetAddressThrottle, address_wait, wait_minutes
+from accounts.throttling import ResetAddressThrottle, throttled_form_status
 
 
 def _root(request: HttpRequest) -> str:
@@ -82,15 +82,11 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 def password_reset_page(request: HttpRequest) -> HttpResponse:
     """Ask for a reset link. The page says the same whether or not the address has an account."""
     form = PasswordResetAskForm(request.POST or None)
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        wait = address_wait(throttle=ResetAddressThrottle, request=request)
-        if wait is not None:
-            form.add_error(None, _("Too many requests from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)})
-            status = 429
-        else:
-            self_service.password_reset_request(email=form.cleaned_data["email"], base_url=_root(request))
-            return render(request, "accounts/password_reset.html", {"sent": True})
+    too_many = _("Too many requests from your address. Try again in %(minutes)s min.")
+    status = throttled_form_status(request=request, form=form, throttle=ResetAddressThrottle, too_many=too_many)
+    if status is None:
+        self_service.password_reset_request(email=form.cleaned_data["email"], base_url=_root(request))
+        return render(request, "accounts/password_reset.html", {"sent": True})
     return render(request, "accounts/password_reset.html", {"form": form}, status=status)
 
 

@@ -86,3 +86,17 @@ def address_wait(*, throttle: type[AddressRateThrottle], request: HttpRequest) -
 def wait_minutes(seconds: int) -> int:
     """Whole minutes to wait (at least one), for messages telling people when to try again."""
     return max(1, math.ceil(seconds / 60))
+
+
+def throttled_form_status(*, request: HttpRequest, form: Any, throttle: type[AddressRateThrottle], too_many: str) -> int | None:
+    """For a page whose form is limited per address (sign-up, password reset): None when a valid POST may go on,
+    else the status to draw the page with: 200 (no POST, or one the form refused), 429 (the address is over its
+    rate; the form then says so, `too_many` with `%(minutes)s`). The pages share it so that both count only
+    valid POSTs against the address and both answer a refusal alike, like the API's (accounts/api.py)."""
+    if request.method != "POST" or not form.is_valid():
+        return 200
+    wait = address_wait(throttle=throttle, request=request)
+    if wait is None:
+        return None
+    form.add_error(None, too_many % {"minutes": wait_minutes(wait)})
+    return 429

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts import services
 from accounts.forms import SignUpForm, ThrottledLoginForm
-from accounts.throttling import SignupAddressThrottle, address_wait, wait_minutes
+from accounts.throttling import SignupAddressThrottle, throttled_form_status
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -27,17 +27,14 @@ def _safe_next(request: HttpRequest) -> str:
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        wait = address_wait(throttle=SignupAddressThrottle, request=request)
-        if wait is not None:
-            form.add_error(None, _("Too many sign-ups from your address. Try again in %(minutes)s min.") % {"minutes": wait_minutes(wait)})
-            status = 429
-        else:
-            user = form.save()
-            if user is not None:
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+    too_many = _("Too many sign-ups from your address. Try again in %(minutes)s min.")
+    status = throttled_form_status(request=request, form=form, throttle=SignupAddressThrottle, too_many=too_many)
+    if status is None:
+        user = form.save()
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+        status = 200
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)}, status=status)
 
 

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.table_options import TABLE_OPTIONS
-from web.query import OneOfField, QuerySerializer, query_params
+from web.query import OneOfField, QuerySerializer, query_params, request_body
 
 ZOMBIE = TABLE_OPTIONS["zombie_seconds"]
 LAG_CAP = TABLE_OPTIONS["lag_cap_ms"]
@@ -114,9 +114,7 @@ class TableListApi(PlatformApi):
 
     @extend_schema(request=TableCreateIn, responses={201: TableSerializer})
     def post(self, request: Request) -> Response:
-        data = TableCreateIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        table = services.table_create(host=request.user, **data.validated_data)
+        table = services.table_create(host=request.user, **request_body(request, TableCreateIn))
         return Response(_payload(table.pk), status=status.HTTP_201_CREATED)
 
 
@@ -133,9 +131,7 @@ class TableJoinApi(PlatformApi):
 
     @extend_schema(request=JoinIn, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        data = JoinIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.table_join(table_id=table_id, user=request.user, seat=data.validated_data.get("seat"))
+        services.table_join(table_id=table_id, user=request.user, seat=request_body(request, JoinIn).get("seat"))
         return Response(_payload(table_id))
 
 
@@ -154,9 +150,7 @@ class TableBotApi(PlatformApi):
 
     @extend_schema(request=BotIn, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        data = BotIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.table_add_bot(table_id=table_id, by=request.user, **data.validated_data)
+        services.table_add_bot(table_id=table_id, by=request.user, **request_body(request, BotIn))
         return Response(_payload(table_id))
 
 
@@ -202,7 +196,5 @@ class TablePlayNowApi(PlatformApi):
 
     @extend_schema(request=PlayNowIn, responses={201: TableSerializer})
     def post(self, request: Request) -> Response:
-        data = PlayNowIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        table = services.table_play_now(user=request.user, **data.validated_data)
+        table = services.table_play_now(user=request.user, **request_body(request, PlayNowIn))
         return Response(_payload(table.pk), status=status.HTTP_201_CREATED)

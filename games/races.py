@@ -12,7 +12,7 @@ cannot be a person's reaction to that card: it is an *anticipation*, marked
 claimed: a second, later claim is not a free retry), is ranked after every
 real claim and never wins; a race holding nothing but anticipations is
 settled at once without a winner. What one costs is each game's decision
-(its rules docstring and help page; docs/fair-play-races.md).
+(its rules docstring and help page; docs/fair-races.md, "A human floor").
 """
 
 from __future__ import annotations

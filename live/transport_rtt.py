@@ -2,7 +2,7 @@
 
 A race compensates the sender's round trip, and pongs alone are the client's
 word: answering pings 185 ms late bought 185 ms of compensation while its
-claims were not delayed at all (docs/fair-play-races.md). The kernel times the
+claims were not delayed at all (docs/fair-races.md, "Fair play"). The kernel times the
 TCP connection itself, from its segments and their acknowledgements, whatever
 the application on either end writes; a client that holds back its pongs does
 not hold back its ACKs. So the round trip a race uses is at most this bound

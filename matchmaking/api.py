@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from games import errors
 from matchmaking import selectors, services
+from web.query import request_body
 
 
 class QueueIn(serializers.Serializer):
@@ -37,9 +38,7 @@ class QueueApi(APIView):
 
     @extend_schema(request=QueueIn, responses={201: QueueOut})
     def post(self, request: Request) -> Response:
-        data = QueueIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        entry = services.queue_join(user=request.user, **data.validated_data)
+        entry = services.queue_join(user=request.user, **request_body(request, QueueIn))
         return Response(selectors.entry_payload(entry), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})

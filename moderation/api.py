@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from moderation import selectors, services
+from web.query import request_body
 
 
 class IsStaff(BasePermission):
@@ -74,9 +75,7 @@ class ReportApi(APIView):
 
     @extend_schema(request=ReportIn, responses={201: ReportOut})
     def post(self, request: Request) -> Response:
-        data = ReportIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
+        d = request_body(request, ReportIn)
         report = services.report_create(
             reporter=request.user, username=d["username"], reason=d["reason"], match_id=d.get("match"), text=d.get("text", "")
         )
@@ -102,9 +101,7 @@ class ActionApi(APIView):
 
     @extend_schema(request=ActionIn, responses={201: ActionOut})
     def post(self, request: Request) -> Response:
-        data = ActionIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
+        d = request_body(request, ActionIn)
         taken = services.moderation_action_take(by=request.user, username=d["username"], action=d["action"], note=d.get("note", ""))
         return Response(
             {"id": taken.pk, "username": taken.user.username, "action": taken.action, "note": taken.note, "by": request.user.username,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -12,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from people import selectors, services
+from web.query import request_body
 
 
 class FollowOut(serializers.Serializer):
@@ -100,9 +99,7 @@ class ChallengesApi(PeopleApi):
 
     @extend_schema(request=ChallengeIn, responses={201: ChallengeOut})
     def post(self, request: Request) -> Response:
-        body = ChallengeIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        data: dict[str, Any] = dict(body.validated_data)
+        data = request_body(request, ChallengeIn)
         challenge = services.challenge_create(challenger=request.user, base_url=request.build_absolute_uri("/"), **data)
         return Response(selectors.challenge_payload(challenge), status=status.HTTP_201_CREATED)
 

@@ -15,7 +15,7 @@ from games.api import PlatformApi
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
-from web.query import OneOfField, QuerySerializer, query_params
+from web.query import OneOfField, QuerySerializer, query_params, request_body
 
 
 class TournamentSerializer(serializers.Serializer):
@@ -81,9 +81,7 @@ class TournamentListApi(PlatformApi):
 
     @extend_schema(request=CreateIn, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
-        body = CreateIn(data=request.data)
-        body.is_valid(raise_exception=True)  # web/api_errors.py: 400 `bad_<field>` naming the field
-        data = dict(body.validated_data)
+        data = request_body(request, CreateIn)  # web/api_errors.py: 400 `bad_<field>` naming the field
         open_registration = data.pop("open")
         t = services.tournament_create(organiser=request.user, open_registration=open_registration, **data)
         return Response(_payload(t.pk), status=status.HTTP_201_CREATED)
@@ -116,11 +114,7 @@ class TournamentActionApi(PlatformApi):
     actor = "by"
 
     def post(self, request: Request, tournament_id: int) -> Response:
-        data: dict[str, Any] = {}
-        if self.body is not None:
-            body = self.body(data=request.data)
-            body.is_valid(raise_exception=True)
-            data = dict(body.validated_data)
+        data = {} if self.body is None else request_body(request, self.body)
         self.service(tournament_id=tournament_id, **{self.actor: request.user}, **data)
         return Response(_payload(tournament_id))
 

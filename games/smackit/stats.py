@@ -12,12 +12,12 @@ from typing import Any
 
 from games.figures import Event, GameStats, SeatFigures, count, median
 from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.stats import counts, moves
 
 
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
     last_win: tuple[int, int] | None = None  # (winner seat, its reaction)
-    for e in events:
-        kind, seat, d = e["kind"], e.get("seat"), e.get("data") or {}
+    for kind, seat, d, _t in moves(events):
         if kind == "smacked":
             result = d.get("result")
             if result == "win":
@@ -40,8 +40,12 @@ STATS = GameStats(
     figures=(
         count("smacks_won", _("Smacks won")),
         median("smack_reaction_median_ms", "smack_reaction_ms", _("Median smack reaction time")),
-        count("false_smacks", _("False smacks")),
-        count("late_smacks", _("Late smacks (taken back)")),
-        count("challenge_rounds_won", _("Challenge rounds won")),
+        *counts(
+            {
+                "false_smacks": _("False smacks"),
+                "late_smacks": _("Late smacks (taken back)"),
+                "challenge_rounds_won": _("Challenge rounds won"),
+            }
+        ),
     ),
 )

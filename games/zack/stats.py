@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, count, median
+from games.figures import Event, GameStats, SeatFigures, median
 from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.stats import counts, moves
 
 
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
@@ -23,9 +24,7 @@ def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mappi
     given_by: int | None = None  # the thrower of the card that made it `turn`'s turn (None: not a card)
     since = 0
     box: list[dict[str, Any]] = []  # what lies in the box: {seat, oot} for cards, {seat, colour} for colour cards
-    for e in events:
-        kind, seat, d = e["kind"], e.get("seat"), e.get("data") or {}
-        t = int(e.get("t_ms") or 0)
+    for kind, seat, d, t in moves(events):
         if kind == "dealt":
             turn, given_by, since = d.get("first"), None, t
         elif kind == "thrown":
@@ -70,14 +69,18 @@ STATS = GameStats(
     extract=extract,
     figures=(
         median("reaction_median_ms", "reaction_ms", _("Median reaction time")),
-        count("challenges_won_slow", _("Challenges won: too slow")),
-        count("challenges_won_wrong_turn", _("Challenges won: wrong turn")),
-        count("challenges_lost", _("Challenges lost")),
-        count("challenged_caught_slow", _("Caught too slow")),
-        count("challenged_caught_wrong_turn", _("Caught on a wrong turn")),
-        count("challenged_survived", _("Challenges against you that failed")),
-        count("out_of_turn_throws", _("Out-of-turn throws")),
-        count("out_of_turn_caught", _("Out-of-turn throws caught")),
-        count("colour_errors", _("Colour card errors")),
+        *counts(
+            {
+                "challenges_won_slow": _("Challenges won: too slow"),
+                "challenges_won_wrong_turn": _("Challenges won: wrong turn"),
+                "challenges_lost": _("Challenges lost"),
+                "challenged_caught_slow": _("Caught too slow"),
+                "challenged_caught_wrong_turn": _("Caught on a wrong turn"),
+                "challenged_survived": _("Challenges against you that failed"),
+                "out_of_turn_throws": _("Out-of-turn throws"),
+                "out_of_turn_caught": _("Out-of-turn throws caught"),
+                "colour_errors": _("Colour card errors"),
+            }
+        ),
     ),
 )

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, count
+from games.figures import Event, GameStats, SeatFigures
 from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.stats import counts, moves
 
 
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
@@ -20,8 +21,7 @@ def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mappi
     def team(t: int) -> list[SeatFigures]:
         return [per_seat[t], per_seat[t + half]]
 
-    for e in events:
-        kind, seat, d = e["kind"], e.get("seat"), e.get("data") or {}
+    for kind, seat, d, _t in moves(events):
         if kind == "announced":
             per_seat[seat].count("announcements_correct" if d.get("correct") else "false_announcements")
         elif kind == "manche_ended":
@@ -40,13 +40,15 @@ def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mappi
 
 STATS = GameStats(
     extract=extract,
-    figures=(
-        count("combinations_scored", _("Combinations scored")),
-        count("announcements_correct", _("Correct announcements")),
-        count("false_announcements", _("False announcements")),
-        count("counters_confirmed", _("Counters confirmed")),
-        count("counters_failed", _("Counters failed")),
-        count("countered_against", _("Counters against your team confirmed")),
-        count("signs_sent", _("Signs sent")),
+    figures=counts(
+        {
+            "combinations_scored": _("Combinations scored"),
+            "announcements_correct": _("Correct announcements"),
+            "false_announcements": _("False announcements"),
+            "counters_confirmed": _("Counters confirmed"),
+            "counters_failed": _("Counters failed"),
+            "countered_against": _("Counters against your team confirmed"),
+            "signs_sent": _("Signs sent"),
+        }
     ),
 )

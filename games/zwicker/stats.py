@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, count, mean
+from games.figures import Event, GameStats, SeatFigures, mean
 from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.stats import counts, moves
 
 SEAT_COUNTS = {"snapped": "snaps_right", "snap_wrong": "snaps_wrong", "snap_taken_back": "snaps_taken_back"}
 
@@ -18,8 +19,7 @@ SEAT_COUNTS = {"snapped": "snaps_right", "snap_wrong": "snaps_wrong", "snap_take
 def extract(events: Sequence[Event], per_seat: list[SeatFigures], outcome: Mapping[str, Any]) -> None:
     winners = {int(s) for s in outcome.get("winners", [])}
     totals: list[int] | None = None
-    for e in events:
-        kind, seat, d = e["kind"], e.get("seat"), e.get("data") or {}
+    for kind, seat, d, _t in moves(events):
         if kind in SEAT_COUNTS:
             per_seat[seat].count(SEAT_COUNTS[kind])
         elif kind == "called":
@@ -41,11 +41,15 @@ STATS = GameStats(
     extract=extract,
     figures=(
         mean("average_final_total", "final_total", _("Average final total")),
-        count("calls_won", _("Zwicker calls won")),
-        count("calls_lost", _("Zwicker calls lost")),
-        count("snaps_right", _("Snaps right")),
-        count("snaps_wrong", _("Snaps wrong")),
-        count("snaps_taken_back", _("Snaps taken back")),
-        count("powers_used", _("Powers used")),
+        *counts(
+            {
+                "calls_won": _("Zwicker calls won"),
+                "calls_lost": _("Zwicker calls lost"),
+                "snaps_right": _("Snaps right"),
+                "snaps_wrong": _("Snaps wrong"),
+                "snaps_taken_back": _("Snaps taken back"),
+                "powers_used": _("Powers used"),
+            }
+        ),
     ),
 )

@@ -1,8 +1,10 @@
 // The results of a finished match, drawn at the top of the table page for every game: who placed where (with
 // their scores), why a rule or a resignation placed someone, the player's rating change when the match was ranked,
 // and the ways on (a rematch or the tournament, the replay, the lobby). The games' own end screens stay below;
-// this card is what a player sees first, on a phone as on a desktop. Words: the djangojs catalogue.
+// this card is what a player sees first, on a phone as on a desktop. Words: the djangojs catalogue; a reason only
+// one game gives is worded by that game (its `reasons` hook, feedback_hooks.js).
 import { api } from "./api.js";
+import { feedbackHooks } from "./feedback_hooks.js";
 import { el, fill } from "./kit.js";
 
 const W = {
@@ -16,9 +18,6 @@ const W = {
   you: gettext("you"),
   reasons: {
     resigned: gettext("{name} resigned and is placed after every player still in."),
-    caller_tied: gettext("{name} called Zwicker, but another player has as few points: a tie does not win, so the caller is placed last."),
-    caller_over_limit: gettext("{name} called Zwicker with more than {limit} points, so the caller is placed last."),
-    caller_beaten: gettext("{name} called Zwicker, but another player has fewer points, so the caller is placed last."),
   },
   rating: gettext("Your rating: {before} → {after} ({delta})"),
   ratingPending: gettext("Your rating is being updated…"),
@@ -78,8 +77,9 @@ export function createResults(box, ctx) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: W.place }), el("th", { scope: "col", text: W.player }),
         hasScore ? el("th", { scope: "col", text: W.score }) : null)),
       el("tbody", {}, ...rows.map((r) => { if (!hasScore) r.lastChild.remove(); return r; })));
+    const gameReasons = feedbackHooks(table.game).reasons;
     const reasons = (outcome.reasons || []).map((r) => {
-      const text = W.reasons[r.code];
+      const text = W.reasons[r.code] || gameReasons[r.code];
       return text ? el("li", { "data-testid": `result-reason-${r.code}`, text: fill(text, { name: nameOf(players, r.seat), limit: r.limit }) }) : null;
     }).filter(Boolean);
     const me = players.find((p) => p.seat === seat);

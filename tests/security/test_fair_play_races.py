@@ -1,4 +1,4 @@
-"""Attacks on fair races through real sockets (PROTOCOL.md "Fair play"; figures in docs/fair-play-races.md).
+"""Attacks on fair races through real sockets (PROTOCOL.md "Fair play"; figures in docs/fair-races.md, "Attacks on fair races: figures").
 
 1. Fake lag: a client on a real 80 ms line (tests/support/delayline.py: the
    kernel's TCP sees the delay) answers the server's pings 185 ms late and

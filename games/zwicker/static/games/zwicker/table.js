@@ -15,6 +15,12 @@ registerFeedback("zwicker", {
   landed: "[data-testid=drawn-card]",
   pile: (seat) => `[data-testid=seat-${seat}]`,
   gains: (e) => (e.kind === "swapped" || e.kind === "snapped" ? e.seat : null),
+  // Why the results card places a caller last (rules.py `outcome` reasons).
+  reasons: {
+    caller_tied: gettext("{name} called Zwicker, but another player has as few points: a tie does not win, so the caller is placed last."),
+    caller_over_limit: gettext("{name} called Zwicker with more than {limit} points, so the caller is placed last."),
+    caller_beaten: gettext("{name} called Zwicker, but another player has fewer points, so the caller is placed last."),
+  },
 });
 
 const SUIT_SYMBOL = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
