@@ -248,7 +248,7 @@ else:
 # would only add a stale second run an hour later, which every task ignores anyway (seq, action ids).
 CELERY_TASK_ACKS_LATE = False
 # On PostgreSQL a table socket's action is decided on the state this process last committed and sent in
-# one message from the event loop by psycopg's async driver (live/async_db.py, games/match_cache.py), at
+# one message from the event loop by psycopg's async driver (live/async_db.py, games/services/match_cache.py), at
 # most DB_ASYNC_POOL_SIZE connections per web process; the embedded SQLite default takes the locked path.
 DB_ASYNC_POOL_SIZE = int(os.environ.get("DB_ASYNC_POOL_SIZE", "8"))
 

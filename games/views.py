@@ -12,10 +12,10 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors, selectors, services
-from games.learn_views import lesson_offered
-from games.option_texts import games_with_option_texts, table_options_help
-from games.registry import get_rules, public_slugs
+from games.first_hour.views import lesson_offered
+from games.kit.registry import get_rules, public_slugs
 from games.table_options import TABLE_OPTIONS
+from games.words.option_texts import games_with_option_texts, table_options_help
 
 
 def lobby(request: HttpRequest) -> HttpResponse:

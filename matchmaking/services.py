@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import errors
 from games import services as games_services
-from games.registry import get_rules, public_slugs
+from games.kit.registry import get_rules, public_slugs
 from live import bus
 from matchmaking import pairing, selectors
 from matchmaking.models import QueueEntry

@@ -93,7 +93,7 @@ def challenge_create(
     """A table of `game` hosted by the challenger (seat 0), and the challenge to `username` to sit there.
 
     `seats` defaults to the game's smallest table. Refused with 409 `blocked` when either blocks the other."""
-    from games.registry import get_rules
+    from games.kit.registry import get_rules
     from games.services import table_create
 
     other = _person(username, challenger)
@@ -116,7 +116,7 @@ def challenge_create(
 
 
 def _game_name(slug: str) -> str:
-    from games.registry import get_rules
+    from games.kit.registry import get_rules
 
     return str(getattr(get_rules(slug), "name", slug))
 

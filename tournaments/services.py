@@ -30,9 +30,9 @@ from accounts.services import bot_user
 from games import errors
 from games import selectors as game_selectors
 from games import services as game_services
-from games.engine import BOT_LEVELS, RuleError, resolve_options
+from games.kit.engine import BOT_LEVELS, RuleError, resolve_options
+from games.kit.registry import get_rules
 from games.models import Match, Seat
-from games.registry import get_rules
 from live.bus import publish as send_group
 from live.bus import schedule
 from tournaments import formats, seating, selectors

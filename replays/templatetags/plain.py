@@ -9,8 +9,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
-from games.option_texts import OPTION_TEXTS
-from games.registry import get_rules
+from games.kit.registry import get_rules
+from games.words.option_texts import OPTION_TEXTS
 
 register = template.Library()
 

@@ -270,7 +270,7 @@ async def test_frames_are_taken_as_daphne_puts_them() -> None:
 async def test_a_sockets_frames_skip_the_session_wrapper_that_only_acts_on_http() -> None:
     from channels.sessions import InstanceSessionWrapper
 
-    from games.consumers import session_free_send
+    from games.socket.consumers import session_free_send
 
     async def server_send(message: dict[str, Any]) -> None:
         return None

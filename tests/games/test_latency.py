@@ -12,9 +12,10 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, latency, registry, selectors, services
-from games.engine import fold_all
-from games.latency import RttEstimator, compensation_ms, robust_median
+from games import errors, selectors, services
+from games.kit import latency, registry
+from games.kit.engine import fold_all
+from games.kit.latency import RttEstimator, compensation_ms, robust_median
 from games.models import Match, MatchEvent, Seat, Table, TableConnection
 from live import local_sockets
 from tests.conftest import Clock, run_jobs

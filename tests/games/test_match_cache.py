@@ -1,4 +1,4 @@
-"""The fast path (games/match_cache.py): one message per action when this process committed the last one,
+"""The fast path (games/services/match_cache.py): one message per action when this process committed the last one,
 and never a wrong answer when the match changed behind the cache's back. PostgreSQL only, as the path is."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import errors, match_cache, services
-from games.engine import fold_all
+from games import errors, services
+from games.kit.engine import fold_all
+from games.kit.registry import get_rules
 from games.models import ActionRecord, Match, MatchEvent, Seat
-from games.registry import get_rules
+from games.services import match_cache
 from tests.games.factories import started_table
 
 pytestmark = [

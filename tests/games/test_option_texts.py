@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games.option_texts import OPTION_TEXTS, games_with_option_texts, option_label_help
-from games.registry import get_rules, public_slugs
+from games.kit.registry import get_rules, public_slugs
 from games.selectors import game_list
 from games.table_options import TABLE_OPTIONS
+from games.words.option_texts import OPTION_TEXTS, games_with_option_texts, option_label_help
 
 
 def shown_options() -> list[tuple[str, str]]:

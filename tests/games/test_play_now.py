@@ -7,8 +7,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games import errors, services
+from games.kit.registry import public_slugs
 from games.models import Table
-from games.registry import public_slugs
 from tests.games.factories import user
 
 pytestmark = pytest.mark.django_db

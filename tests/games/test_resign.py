@@ -7,9 +7,9 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_for
 from games import errors, services
+from games.kit.registry import get_rules
+from games.kit.resignation import place_resigned
 from games.models import Match, Seat, Table
-from games.registry import get_rules
-from games.resignation import place_resigned
 from stats.models import RatingChange
 from tests.conftest import run_jobs
 from tests.games.factories import user
@@ -109,7 +109,7 @@ def test_the_replay_shows_the_resignation(clock) -> None:
 
 
 def test_a_real_game_resigned_from_play_now_ends_with_the_player_last(clock) -> None:
-    """ZACK! through the kit (games/engine.GameRules): the bots play the match out, the resigner placed last."""
+    """ZACK! through the kit (games/kit/engine.GameRules): the bots play the match out, the resigner placed last."""
     ann = user("ann")
     table = services.table_play_now(user=ann, game="zack")
     services.table_resign(table_id=table.pk, user=ann)
@@ -151,10 +151,10 @@ def test_a_zwicker_caller_placed_last_says_why() -> None:
 
 @pytest.mark.parametrize("slug", ["zack", "zwicker", "zigzag", "smackit"])
 def test_only_the_platform_resigns_a_seat_in_every_game(slug: str) -> None:
-    """The kit's check (games/engine.py): a seat's own `resign` is refused; the system's is one public event."""
+    """The kit's check (games/kit/engine.py): a seat's own `resign` is refused; the system's is one public event."""
     import random
 
-    from games.engine import RuleError, fold_all
+    from games.kit.engine import RuleError, fold_all
 
     rules = get_rules(slug)
     seats = 4

@@ -6,9 +6,9 @@ import pytest
 from django.db import transaction
 
 from games import errors, services
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import get_rules
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer, Seat, Table
-from games.registry import get_rules
 from tests.conftest import run_jobs
 from tests.games.factories import started_table, user
 from tests.support import presence
@@ -289,7 +289,7 @@ def test_series_shows_in_the_table_payload(clock) -> None:
 
 
 def test_an_action_of_its_own_is_two_messages_to_postgresql_and_its_timers_follow_the_commit() -> None:
-    """BEGIN rides the locking read and COMMIT the writes (games/action_sql.py); on_commit work runs once after."""
+    """BEGIN rides the locking read and COMMIT the writes (games/services/action_sql.py); on_commit work runs once after."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

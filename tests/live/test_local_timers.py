@@ -17,8 +17,9 @@ from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import match_cache, services
+from games import services
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer
+from games.services import match_cache
 from live import local_timers
 from tests.games.factories import started_table
 from tests.games.test_match_cache import _fresh_cache  # noqa: F401 - the autouse fixture

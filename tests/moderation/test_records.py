@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import registry, services
+from games import services
+from games.kit import registry
 from games.models import Match
 from moderation import fair_play
 from moderation.models import FairPlayRecord

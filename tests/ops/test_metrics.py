@@ -12,7 +12,8 @@ from django.test import Client
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, registry, services
+from games import errors, services
+from games.kit import registry
 from games.models import Table
 from ops import metrics
 from tests.conftest import Clock

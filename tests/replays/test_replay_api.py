@@ -8,7 +8,7 @@ import pytest
 
 from accounts.services import bot_user
 from games import services
-from games.engine import fold_all
+from games.kit.engine import fold_all
 from games.models import Match
 from replays import api, selectors
 from tests.games.factories import user

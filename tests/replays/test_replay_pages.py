@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.services import bot_user
 from games import services
-from games.registry import get_rules
+from games.kit.registry import get_rules
 from replays import views
 from tests.games.factories import started_table
 from tests.replays.replay_support import tiny_match

@@ -28,9 +28,9 @@ from channels.db import database_sync_to_async
 
 from accounts.models import User
 from games import services
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import INSTALLED
 from games.models import Match, Snapshot
-from games.registry import INSTALLED
 from games.services import actions
 from replays.services import snapshots_write
 from tests.replays.replay_support import client, plain, stored_log

@@ -17,8 +17,8 @@ from django.urls.resolvers import URLResolver
 
 from accounts.models import User
 from games import services
+from games.kit.registry import public_slugs
 from games.models import Match
-from games.registry import public_slugs
 from moderation.services import moderation_action_take
 from tests.games.factories import started_table, user
 from tests.moderation.factories import staff

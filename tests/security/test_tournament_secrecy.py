@@ -28,8 +28,8 @@ from accounts.models import User
 from accounts.services import token_for
 from config.asgi import application
 from games import services as game_services
+from games.kit.registry import get_rules
 from games.models import Match, MatchEvent
-from games.registry import get_rules
 from tests.games.factories import started_table, user
 from tests.tournaments.factories import organiser
 from tournaments import services

@@ -29,9 +29,9 @@ from channels.testing import WebsocketCommunicator
 from accounts.services import token_for
 from config.asgi import application
 from games import errors, services
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import INSTALLED
 from games.models import Match, MatchEvent, PendingTimer, Table
-from games.registry import INSTALLED
 from tests.games.factories import started_table
 from tests.support.simulate import Harness, harness_of, random_move, visible_ids
 

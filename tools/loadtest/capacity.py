@@ -297,7 +297,7 @@ def run_queries(args: argparse.Namespace) -> None:
 
 
 def run_rates(args: argparse.Namespace) -> None:
-    from games.registry import INSTALLED, get_bot, get_rules
+    from games.kit.registry import INSTALLED, get_bot, get_rules
     from tools.sim import play_bots
 
     for slug in INSTALLED:

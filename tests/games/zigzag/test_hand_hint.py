@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games import services
-from games.engine import fold_all
+from games.kit.engine import fold_all
 from games.zigzag.rules import RULES
 from tests.games.factories import user
 from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, table

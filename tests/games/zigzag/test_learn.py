@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.learning import script_of
+from games.first_hour.learning import script_of
 from tests.support.lessons import check_lesson
 
 SLUG = "zigzag"

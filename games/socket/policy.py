@@ -1,6 +1,6 @@
 """What a socket accepts and how it refuses: the one place for its input and error policy.
 
-The consumers (games/consumers.py) translate frames into service calls and
+The consumers (games/socket/consumers.py) translate frames into service calls and
 results into frames; what a frame must look like, how many a socket may send,
 which refusal answers what and how a refusal reads live here. Bad input never
 crashes a socket and never goes unanswered: every refusal is one `error` frame
@@ -14,7 +14,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import error_texts, errors, services
+from games import errors, services
+from games.words import error_texts
 from live import socket_limits, wire
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from games import action_sql, errors, match_cache, services
+from games import errors, services
+from games.services import action_sql, match_cache
 from live import async_db
 
 log = logging.getLogger(__name__)
