@@ -407,7 +407,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-presence": {"task": "games.sweep_presence", "schedule": 5.0},
     # Bot tables silent for 10 s plan again: a plan lost with a worker or the broker costs seconds.
     "sweep-stalled-bots": {"task": "games.sweep_bots", "schedule": 5.0},
-    # Fired timer rows and those of finished matches: nothing reads them (games.services.timers_prune).
+    # Fired timer rows and those of finished matches: nothing reads them (games.services.timers.timers_prune).
     "prune-fired-timers": {"task": "games.prune_timers", "schedule": 60.0},
     # The matchmaking queue: waiting players are seated as their rating bands widen (matchmaking.pairing).
     "matchmaking-sweep": {"task": "matchmaking.sweep", "schedule": 5.0},

@@ -11,7 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import selectors
+from games.services.tables import (
+    table_add_bot,
+    table_create,
+    table_join,
+    table_leave,
+    table_play_now,
+    table_rematch,
+    table_resign,
+    table_start,
+)
 from games.table_options import TABLE_OPTIONS
 from web.query import OneOfField, QuerySerializer, query_params
 
@@ -116,7 +126,7 @@ class TableListApi(PlatformApi):
     def post(self, request: Request) -> Response:
         data = TableCreateIn(data=request.data)
         data.is_valid(raise_exception=True)
-        table = services.table_create(host=request.user, **data.validated_data)
+        table = table_create(host=request.user, **data.validated_data)
         return Response(_payload(table.pk), status=status.HTTP_201_CREATED)
 
 
@@ -135,7 +145,7 @@ class TableJoinApi(PlatformApi):
     def post(self, request: Request, table_id: int) -> Response:
         data = JoinIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.table_join(table_id=table_id, user=request.user, seat=data.validated_data.get("seat"))
+        table_join(table_id=table_id, user=request.user, seat=data.validated_data.get("seat"))
         return Response(_payload(table_id))
 
 
@@ -144,7 +154,7 @@ class TableLeaveApi(PlatformApi):
 
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        table = services.table_leave(table_id=table_id, user=request.user)
+        table = table_leave(table_id=table_id, user=request.user)
         payload = selectors.table_payload_or_none(table_id)
         return Response(payload if payload is not None else {"id": table.pk, "status": "closed"})
 
@@ -156,7 +166,7 @@ class TableBotApi(PlatformApi):
     def post(self, request: Request, table_id: int) -> Response:
         data = BotIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.table_add_bot(table_id=table_id, by=request.user, **data.validated_data)
+        table_add_bot(table_id=table_id, by=request.user, **data.validated_data)
         return Response(_payload(table_id))
 
 
@@ -165,7 +175,7 @@ class TableStartApi(PlatformApi):
 
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_start(table_id=table_id, by=request.user)
+        table_start(table_id=table_id, by=request.user)
         return Response(_payload(table_id))
 
 
@@ -174,12 +184,12 @@ class TableRematchApi(PlatformApi):
 
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_rematch(table_id=table_id, by=request.user)
+        table_rematch(table_id=table_id, by=request.user)
         return Response(_payload(table_id))
 
 
 class TableResignApi(PlatformApi):
-    """PROTOCOL.md "Leaving a match" (services.table_resign)."""
+    """PROTOCOL.md "Leaving a match" (table_resign)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -191,12 +201,12 @@ class TableResignApi(PlatformApi):
         "match is live, `resigned` the second time.",
     )
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_resign(table_id=table_id, user=request.user)
+        table_resign(table_id=table_id, user=request.user)
         return Response(_payload(table_id))
 
 
 class TablePlayNowApi(PlatformApi):
-    """`POST /api/tables/play-now/ {game, level?}`: an extension of PROTOCOL.md (services.table_play_now)."""
+    """`POST /api/tables/play-now/ {game, level?}`: an extension of PROTOCOL.md (table_play_now)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -204,5 +214,5 @@ class TablePlayNowApi(PlatformApi):
     def post(self, request: Request) -> Response:
         data = PlayNowIn(data=request.data)
         data.is_valid(raise_exception=True)
-        table = services.table_play_now(user=request.user, **data.validated_data)
+        table = table_play_now(user=request.user, **data.validated_data)
         return Response(_payload(table.pk), status=status.HTTP_201_CREATED)

@@ -21,7 +21,7 @@ from games import errors
 from games.kit.engine import BOT_LEVELS, RuleError
 from games.kit.registry import get_rules
 from games.models import Match, MatchEvent, MatchPlayer, Snapshot
-from games.services import SNAPSHOT_EVERY
+from games.services.actions import SNAPSHOT_EVERY
 from replays.selectors import EXPORT_FORMAT
 
 # What a rules module may raise when it folds a log it never produced itself.

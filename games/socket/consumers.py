@@ -24,11 +24,14 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
 
-from games import errors, selectors, services
+from games import errors, selectors
 from games.deals import deal_played_elsewhere
 from games.kit.latency import RttEstimator
 from games.kit.registry import get_rules
 from games.models import Match, Table
+from games.services.actions import SubmitResult, action_submit, action_submit_cached, now_ms
+from games.services.chat import chat_post
+from games.services.presence import presence_close, presence_open, presence_rtt_set, presence_rtt_set_async
 from games.socket import policy, spectator_syncs
 from live import async_db, eager, heartbeat, local_sockets, sessions, transport_rtt, wire
 from live.broadcast import LOBBY_GROUP, table_group
@@ -329,7 +332,7 @@ class TableConsumer(PlatformConsumer):
         self.present_as = self.user.pk
         await heartbeat.opened(self.channel_name, self.table_id, self.user.pk)
         try:
-            await database_sync_to_async(services.presence_open)(
+            await database_sync_to_async(presence_open)(
                 table_id=self.table_id, user_id=self.user.pk, channel_name=self.channel_name, process_id=heartbeat.PROCESS_ID
             )
         except Exception:  # noqa: BLE001 - the socket works; the process's next heartbeat writes the row
@@ -345,7 +348,7 @@ class TableConsumer(PlatformConsumer):
         if self.present_as is not None:
             heartbeat.closed(self.channel_name)
             try:
-                await database_sync_to_async(services.presence_close)(
+                await database_sync_to_async(presence_close)(
                     table_id=self.table_id, user_id=self.present_as, channel_name=self.channel_name
                 )
             except Exception:  # noqa: BLE001 - the next heartbeat closes the row it no longer holds
@@ -382,7 +385,7 @@ class TableConsumer(PlatformConsumer):
             if self.blind:
                 payload["deal_secret"] = True  # an extension: the table opens when its twin tables end
             payload["match"] = match.pk
-            payload["now_ms"] = services.now_ms(match)  # match time now, for countdowns drawn from a view
+            payload["now_ms"] = now_ms(match)  # match time now, for countdowns drawn from a view
         return payload
 
     @database_sync_to_async
@@ -606,9 +609,9 @@ class TableConsumer(PlatformConsumer):
         """Write the estimate where every web process reads it (table payload, other seats' races)."""
         try:
             if async_db.enabled():
-                changed = await services.presence_rtt_set_async(channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id)
+                changed = await presence_rtt_set_async(channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id)
             else:
-                changed = await database_sync_to_async(services.presence_rtt_set)(
+                changed = await database_sync_to_async(presence_rtt_set)(
                     channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id
                 )
         except Exception:  # noqa: BLE001 - the next change is written again
@@ -639,18 +642,18 @@ class TableConsumer(PlatformConsumer):
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
         metrics.action_acked(seconds=time.monotonic() - self.received_at)
 
-    async def _submit(self, action: dict[str, Any], action_id: str) -> services.SubmitResult:
+    async def _submit(self, action: dict[str, Any], action_id: str) -> SubmitResult:
         """The fast path on this event loop when it can decide (live/async_db.py), else a database thread."""
         assert self.match_id is not None and self.seat is not None
         on_loop = async_db.enabled()
         if on_loop:
-            result = await services.action_submit_cached(
+            result = await action_submit_cached(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
                 received_at=self.received_wall, channel=self.channel_name,
             )
             if result is not None:
                 return result
-        return await database_sync_to_async(services.action_submit)(
+        return await database_sync_to_async(action_submit)(
             match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
             received_at=self.received_wall, checked=True, hold_timers=True, cache=not on_loop,
         )
@@ -681,7 +684,7 @@ class TableConsumer(PlatformConsumer):
             await self.refuse(refusal)
             return
         try:
-            await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=message.get("text"))
+            await database_sync_to_async(chat_post)(table_id=self.table_id, user=self.user, text=message.get("text"))
         except errors.PlatformError as e:
             await self.refuse(policy.Refusal(e.code, e.message))
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import errors, services
+from games import errors
+from games.services.actions import MAX_ACTION_ID, action_check
 from games.words import error_texts
 from live import socket_limits, wire
 
@@ -97,12 +98,12 @@ class MessageBudget:
 
 
 def act_refusal(message: dict[str, Any], *, match_id: int | None, seat: int | None) -> Refusal | None:
-    """Whether an `act` frame may go to the services at all: its shape (services.action_check), a match, a seat."""
+    """Whether an `act` frame may go to the services at all: its shape (action_check), a match, a seat."""
     action_id, action = message.get("id"), message.get("action")
     try:  # the one shape check, here on the loop; the thread only applies
-        services.action_check(action=action, action_id=action_id, id_required=True)
+        action_check(action=action, action_id=action_id, id_required=True)
     except errors.PlatformError as e:
-        valid_id = isinstance(action_id, str) and 0 < len(action_id) <= services.MAX_ACTION_ID
+        valid_id = isinstance(action_id, str) and 0 < len(action_id) <= MAX_ACTION_ID
         return Refusal(e.code, e.message, action_id if valid_id else None)
     if match_id is None:
         return Refusal("no_match", "this table has no match yet", action_id)

@@ -368,7 +368,7 @@ class ZigzagRules(GameRules):
     teams = True
     races: frozenset[str] = frozenset(("exchange", "stop", "z"))  # a take from the centre (PROTOCOL "Fair races")
     unranked_off: frozenset[str] = frozenset(("hand_hint",))
-    """Bool options the platform turns off in ranked play (games.services._match_options): beginner help."""
+    """Bool options the platform turns off in ranked play (games.services.matches._match_options): beginner help."""
     options: dict[str, Option] = {
         "tour_seconds": Option("int", 45, "Seconds before a tour ends when not everyone has passed", minimum=5, maximum=600),
         "beginner": Option("bool", False, "One extra joker in the deck"),

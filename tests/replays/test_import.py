@@ -18,7 +18,7 @@ from games import errors
 from games.kit.engine import fold_all
 from games.kit.registry import INSTALLED, get_bot, get_rules
 from games.models import Match, MatchEvent, Snapshot
-from games.services import SNAPSHOT_EVERY
+from games.services.actions import SNAPSHOT_EVERY
 from replays import selectors
 from replays.services import fold_with_snapshots, match_import, snapshots_on_match_finished, snapshots_write
 from tests.replays.replay_support import plain, stored_log, tiny_match
