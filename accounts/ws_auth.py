@@ -19,7 +19,7 @@ from django.utils.http import is_same_domain
 
 from accounts.throttling import client_address
 from accounts.tokens import user_for_token
-from games.words.error_texts import player_message, socket_language
+from games.error_texts import player_message, socket_language
 from live import socket_limits
 from live.sessions import Credential
 from web.middleware import scope_problem

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.words.error_texts import player_message
+from games.error_texts import player_message
 
 
 class PlatformError(Exception):
@@ -16,7 +16,7 @@ class PlatformError(Exception):
         self.rule_code = rule_code
 
     def as_json(self) -> dict:
-        # `detail` is for the player: in the request's language (LocaleMiddleware), see games/words/error_texts.py.
+        # `detail` is for the player: in the request's language (LocaleMiddleware), see games/error_texts.py.
         detail = player_message(code=self.code, rule_code=self.rule_code, fallback=self.message)
         out = {"detail": detail, "code": self.code}
         if self.rule_code:

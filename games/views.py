@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import errors, selectors
 from games.first_hour.views import lesson_offered
 from games.kit.registry import get_rules, public_slugs
+from games.option_texts import games_with_option_texts, table_options_help
 from games.services.tables import table_join_by_invite
 from games.table_options import TABLE_OPTIONS
-from games.words.option_texts import games_with_option_texts, table_options_help
 
 
 def lobby(request: HttpRequest) -> HttpResponse:

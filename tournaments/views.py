@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.utils.text import slugify
 
 from games import errors
+from games.option_texts import games_with_option_texts
 from games.selectors import game_list
-from games.words.option_texts import games_with_option_texts
 from tournaments import selectors
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament

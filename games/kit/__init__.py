@@ -15,5 +15,5 @@ import this package and nothing else of the platform's.
 - `texts`: the words a game brings (its options' labels and help, its refusals), registered with it.
 
 Not here: anything that touches the database, a socket or Django (games/services/, games/socket/), the
-platform's own words (games/words/) and the loaders serving a game's files (games/game_files.py).
+platform's own words (games/error_texts.py, games/option_texts.py) and the loaders serving a game's files (games/game_files.py).
 """

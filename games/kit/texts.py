@@ -1,7 +1,7 @@
 """The words a game brings with it: its options' labels and help, and its refusals, in the player's language.
 
 Why a game carries them: a fifth game must not need an entry in the platform's catalogues
-(games/words/option_texts.py, games/words/error_texts.py); those keep only the platform's own words and find a
+(games/option_texts.py, games/error_texts.py); those keep only the platform's own words and find a
 game's through the registry (`registry.get_texts(slug)`). The sentences are gettext msgids (lazy), so
 `games/<slug>/texts.py` imports Django's translation; this module does not (rules and the registry stay
 pure). The msgids are translated in the project's locale/<lang>/LC_MESSAGES/django.po, the translators'

@@ -14,9 +14,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import errors
+from games import error_texts, errors
 from games.services.actions import MAX_ACTION_ID, action_check
-from games.words import error_texts
 from live import socket_limits, wire
 
 

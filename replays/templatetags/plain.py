@@ -10,7 +10,7 @@ from django import template
 from django.utils.translation import gettext
 
 from games.kit.registry import get_rules
-from games.words.option_texts import OPTION_TEXTS
+from games.option_texts import OPTION_TEXTS
 
 register = template.Library()
 

@@ -27,7 +27,7 @@ export function optionInput(name, spec) {
     el("small", { text: spec.help ? ` — ${spec.help}` : "" }));
 }
 
-// Every option's field into `box`, the technical ones (`spec.advanced`, games/words/option_texts.py) into `advanced`
+// Every option's field into `box`, the technical ones (`spec.advanced`, games/option_texts.py) into `advanced`
 // (a closed <details> of the form: a first-time player reads only what changes the game). Replaces earlier fields.
 export function placeOptions(box, advanced, options) {
   for (const holder of [box, advanced]) holder.querySelectorAll("label[data-option]").forEach((n) => n.remove());

@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
+from games import error_texts
 from games.errors import PlatformError
-from games.words import error_texts
 
 ROOT = Path(settings.BASE_DIR)
 RULE_FILES = sorted([ROOT / "games" / "kit" / "engine.py", *ROOT.glob("games/*/rules.py")])

@@ -11,9 +11,9 @@ from django.test import Client
 from django.utils import translation
 
 from games.kit.registry import get_rules, public_slugs
+from games.option_texts import OPTION_TEXTS, games_with_option_texts, option_label_help
 from games.selectors import game_list
 from games.table_options import TABLE_OPTIONS
-from games.words.option_texts import OPTION_TEXTS, games_with_option_texts, option_label_help
 
 
 def shown_options() -> list[tuple[str, str]]:
