@@ -248,7 +248,7 @@ else:
 # would only add a stale second run an hour later, which every task ignores anyway (seq, action ids).
 CELERY_TASK_ACKS_LATE = False
 # On PostgreSQL a table socket's action is decided on the state this process last committed and sent in
-# one message from the event loop by psycopg's async driver (live/async_db.py, games/match_cache.py), at
+# one message from the event loop by psycopg's async driver (live/async_db.py, games/services/match_cache.py), at
 # most DB_ASYNC_POOL_SIZE connections per web process; the embedded SQLite default takes the locked path.
 DB_ASYNC_POOL_SIZE = int(os.environ.get("DB_ASYNC_POOL_SIZE", "8"))
 
@@ -407,7 +407,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-presence": {"task": "games.sweep_presence", "schedule": 5.0},
     # Bot tables silent for 10 s plan again: a plan lost with a worker or the broker costs seconds.
     "sweep-stalled-bots": {"task": "games.sweep_bots", "schedule": 5.0},
-    # Fired timer rows and those of finished matches: nothing reads them (games.services.timers_prune).
+    # Fired timer rows and those of finished matches: nothing reads them (games.services.timers.timers_prune).
     "prune-fired-timers": {"task": "games.prune_timers", "schedule": 60.0},
     # The matchmaking queue: waiting players are seated as their rating bands widen (matchmaking.pairing).
     "matchmaking-sweep": {"task": "matchmaking.sweep", "schedule": 5.0},

@@ -11,7 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import selectors
+from games.services.tables import (
+    table_add_bot,
+    table_create,
+    table_join,
+    table_leave,
+    table_play_now,
+    table_rematch,
+    table_resign,
+    table_start,
+)
 from games.table_options import TABLE_OPTIONS
 from web.query import OneOfField, QuerySerializer, query_params, request_body
 
@@ -114,7 +124,7 @@ class TableListApi(PlatformApi):
 
     @extend_schema(request=TableCreateIn, responses={201: TableSerializer})
     def post(self, request: Request) -> Response:
-        table = services.table_create(host=request.user, **request_body(request, TableCreateIn))
+        table = table_create(host=request.user, **request_body(request, TableCreateIn))
         return Response(_payload(table.pk), status=status.HTTP_201_CREATED)
 
 
@@ -131,7 +141,7 @@ class TableJoinApi(PlatformApi):
 
     @extend_schema(request=JoinIn, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_join(table_id=table_id, user=request.user, seat=request_body(request, JoinIn).get("seat"))
+        table_join(table_id=table_id, user=request.user, seat=request_body(request, JoinIn).get("seat"))
         return Response(_payload(table_id))
 
 
@@ -140,7 +150,7 @@ class TableLeaveApi(PlatformApi):
 
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        table = services.table_leave(table_id=table_id, user=request.user)
+        table = table_leave(table_id=table_id, user=request.user)
         payload = selectors.table_payload_or_none(table_id)
         return Response(payload if payload is not None else {"id": table.pk, "status": "closed"})
 
@@ -150,7 +160,7 @@ class TableBotApi(PlatformApi):
 
     @extend_schema(request=BotIn, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_add_bot(table_id=table_id, by=request.user, **request_body(request, BotIn))
+        table_add_bot(table_id=table_id, by=request.user, **request_body(request, BotIn))
         return Response(_payload(table_id))
 
 
@@ -159,7 +169,7 @@ class TableStartApi(PlatformApi):
 
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_start(table_id=table_id, by=request.user)
+        table_start(table_id=table_id, by=request.user)
         return Response(_payload(table_id))
 
 
@@ -168,12 +178,12 @@ class TableRematchApi(PlatformApi):
 
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_rematch(table_id=table_id, by=request.user)
+        table_rematch(table_id=table_id, by=request.user)
         return Response(_payload(table_id))
 
 
 class TableResignApi(PlatformApi):
-    """PROTOCOL.md "Leaving a match" (services.table_resign)."""
+    """PROTOCOL.md "Leaving a match" (table_resign)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -185,16 +195,16 @@ class TableResignApi(PlatformApi):
         "match is live, `resigned` the second time.",
     )
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_resign(table_id=table_id, user=request.user)
+        table_resign(table_id=table_id, user=request.user)
         return Response(_payload(table_id))
 
 
 class TablePlayNowApi(PlatformApi):
-    """`POST /api/tables/play-now/ {game, level?}`: an extension of PROTOCOL.md (services.table_play_now)."""
+    """`POST /api/tables/play-now/ {game, level?}`: an extension of PROTOCOL.md (table_play_now)."""
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=PlayNowIn, responses={201: TableSerializer})
     def post(self, request: Request) -> Response:
-        table = services.table_play_now(user=request.user, **request_body(request, PlayNowIn))
+        table = table_play_now(user=request.user, **request_body(request, PlayNowIn))
         return Response(_payload(table.pk), status=status.HTTP_201_CREATED)

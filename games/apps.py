@@ -7,7 +7,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         """Serve live what it asks of the domain (live/bus.py `serve`): live never imports games."""
-        from games import held_timers, selectors, services
+        from games import selectors
+        from games.services import held_timers
+        from games.services.presence import web_process_beat
         from live import bus
 
-        bus.serve(table_payload=selectors.table_payload_or_none, process_beat=services.web_process_beat, timers=held_timers)
+        bus.serve(table_payload=selectors.table_payload_or_none, process_beat=web_process_beat, timers=held_timers)

@@ -8,7 +8,7 @@ about is; and while another table still plays it, even this table's public
 record (the cards played, the hands shown at the end) is the other table's
 hidden cards. Callers: the replay API and pages (replays.selectors), the
 tournament payload's round seeds (tournaments.selectors), the table socket's
-spectators (games.consumers).
+spectators (games.socket.consumers).
 """
 
 from __future__ import annotations

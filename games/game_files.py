@@ -16,7 +16,7 @@ from django.contrib.staticfiles.finders import FileSystemFinder
 from django.core.files.storage import FileSystemStorage
 from django.template.loaders.filesystem import Loader as FileSystemLoader
 
-from games.registry import game_folders
+from games.kit.registry import game_folders
 
 
 class GameTemplateLoader(FileSystemLoader):

@@ -33,7 +33,7 @@ class Table(models.Model):
     # (games/table_options.py; 0 judges on arrival).
     lag_cap_ms = models.PositiveIntegerField(default=200)
     # A human floor (PROTOCOL "Fair play"): a race claim judged sooner than this after its card was shown is
-    # an anticipation and never wins (games/races.py; 0 off, unranked tables only).
+    # an anticipation and never wins (games/kit/races.py; 0 off, unranked tables only).
     min_reaction_ms = models.PositiveIntegerField(default=100)
     current_match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -217,7 +217,7 @@ class TableConnection(models.Model):
     channel_name = models.CharField(max_length=255, unique=True)
     process_id = models.UUIDField(db_index=True)
     opened_at = models.DateTimeField()
-    # The socket's round trip as the server measures it (games/latency.py), written only when it moves
+    # The socket's round trip as the server measures it (games/kit/latency.py), written only when it moves
     # noticeably: what the table payload shows and what a race waits for a seat that has not claimed yet.
     rtt_ms = models.PositiveIntegerField(null=True, blank=True)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import all_slugs, get_texts
+from games.kit.registry import all_slugs, get_texts
 from games.table_options import TABLE_OPTIONS
 
 # The platform's own table options (`games/table_options.py`) -> (label, help); a game's come with it

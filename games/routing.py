@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import LobbyConsumer, TableConsumer
+from games.socket.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),

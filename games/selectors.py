@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors
+from games.kit.registry import get_rules, public_slugs
 from games.models import Match, MatchEvent, MatchPlayer, Seat, Table, TableConnection, WebProcess
-from games.registry import get_rules, public_slugs
 
 
 def game_list() -> list[dict[str, Any]]:

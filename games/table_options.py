@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from games import errors
-from games.engine import Option, RuleError, resolve_options
+from games.kit.engine import Option, RuleError, resolve_options
 
 TABLE_OPTIONS: dict[str, Option] = {
     # At least 10 s: a reload, a phone changing networks or a short drop (the table page retries after
@@ -41,7 +41,7 @@ TABLE_OPTIONS: dict[str, Option] = {
         maximum=500,
     ),
     # A human floor (PROTOCOL.md "Fair play"): a race claim judged sooner than this after its card was shown
-    # is an anticipation and never wins (games/races.py; what it costs is each game's rules decision). 100 ms
+    # is an anticipation and never wins (games/kit/races.py; what it costs is each game's rules decision). 100 ms
     # is the usual floor of a person's simple visual reaction; at most 150 ms, since a quick honest player's
     # fastest reactions lie not far above that. 0 (off) only at unranked tables: a rated result must be a
     # person's (`table_options_check_ranked`).

@@ -14,9 +14,12 @@ from celery import shared_task
 from django.db import transaction
 from django.db.models import F, Q
 
-from games import errors, selectors, services
+from games import errors, selectors
 from games.hooks import run_match_finished
 from games.models import Match, MatchPlayer, Seat
+from games.services.actions import action_submit, bots_plan, now_ms
+from games.services.presence import presence_sweep, table_zombie_check
+from games.services.timers import timer_fire, timers_prune
 from live.bus import schedule
 
 log = logging.getLogger(__name__)
@@ -25,15 +28,15 @@ log = logging.getLogger(__name__)
 @shared_task(name="games.fire_timer")
 def fire_timer(match_id: int, timer_id: str) -> None:
     try:
-        services.timer_fire(match_id=match_id, timer_id=timer_id)
+        timer_fire(match_id=match_id, timer_id=timer_id)
     except errors.PlatformError as e:
         log.info("timer %s of match %s not applied: %s", timer_id, match_id, e.message)
 
 
 @shared_task(name="games.plan_bots")
 def plan_bots(match_id: int, seq: int) -> None:
-    """Each bot seat looks at its own view and history and plans its next move (services.bots_plan)."""
-    services.bots_plan(match_id=match_id, seq=seq)
+    """Each bot seat looks at its own view and history and plans its next move (bots_plan)."""
+    bots_plan(match_id=match_id, seq=seq)
 
 
 @shared_task(name="games.bot_act")
@@ -53,7 +56,7 @@ def bot_act(match_id: int, seat: int, seq: int, action: dict[str, Any]) -> None:
     if current is None or current[0] != seq or current[1] != Match.Status.LIVE:
         return  # the table moved on; a newer plan exists
     def submit() -> None:
-        services.action_submit(match_id=match_id, seat=seat, action=action, action_id=f"bot:{seq}:{seat}", by_bot=True)
+        action_submit(match_id=match_id, seat=seat, action=action, action_id=f"bot:{seq}:{seat}", by_bot=True)
 
     try:
         if MatchPlayer.objects.filter(match_id=match_id, seat=seat).exclude(bot_level="").exists():
@@ -89,13 +92,13 @@ def zombie_check(table_id: int, _seat: int | None = None) -> None:
 
     `_seat` is ignored: a check queued by an earlier release (keyed by seat number) still runs.
     """
-    services.table_zombie_check(table_id=table_id)
+    table_zombie_check(table_id=table_id)
 
 
 @shared_task(name="games.sweep_presence")
 def sweep_presence() -> dict[str, int]:
     """Beat, every 5 s: connections of web processes that stopped beating go; away players become zombies."""
-    return services.presence_sweep()
+    return presence_sweep()
 
 
 @shared_task(name="games.match_finished")
@@ -121,7 +124,7 @@ def sweep_timers() -> int:
 @shared_task(name="games.prune_timers")
 def prune_timers() -> int:
     """Delete fired timer rows and those of finished matches (run by beat every minute)."""
-    return services.timers_prune()
+    return timers_prune()
 
 
 BOT_STALL_MS = 10_000
@@ -148,7 +151,7 @@ def sweep_bots() -> int:
     ).only("pk", "seq", "started_at", "last_t_ms")
     planned = 0
     for match in live:
-        if services.now_ms(match) - match.last_t_ms >= BOT_STALL_MS:
+        if now_ms(match) - match.last_t_ms >= BOT_STALL_MS:
             schedule("games.plan_bots", (match.pk, match.seq), 0)
             planned += 1
     if planned:

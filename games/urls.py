@@ -1,13 +1,14 @@
 from django.urls import path
 
-from games import api, learn_views, views
+from games import api, views
+from games.first_hour import views as first_hour_views
 
 page_urls = [
     path("", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("invite/<str:code>/", views.invite, name="invite"),
     path("games/<slug:slug>/rules/", views.rules_help, name="rules_help"),
-    path("games/<slug:slug>/learn/", learn_views.learn, name="learn"),
+    path("games/<slug:slug>/learn/", first_hour_views.learn, name="learn"),
     path("health/", views.health, name="health"),
 ]
 

@@ -11,10 +11,11 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import errors, selectors, services
-from games.learn_views import lesson_offered
+from games import errors, selectors
+from games.first_hour.views import lesson_offered
+from games.kit.registry import get_rules, public_slugs
 from games.option_texts import games_with_option_texts, table_options_help
-from games.registry import get_rules, public_slugs
+from games.services.tables import table_join_by_invite
 from games.table_options import TABLE_OPTIONS
 
 
@@ -74,7 +75,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     try:
         table = selectors.table_by_invite(code=code)
         if request.method == "POST":
-            services.table_join_by_invite(code=code, user=request.user)
+            table_join_by_invite(code=code, user=request.user)
             return redirect("table", table_id=table.pk)
     except errors.PlatformError:
         raise Http404("this invitation is not valid") from None

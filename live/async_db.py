@@ -4,7 +4,7 @@ Why: every other database call of a socket is Django's ORM in a thread
 (`database_sync_to_async`): the hop there and back, the worker thread waiting
 for the GIL behind the event loop, and Django's cursor cost 0.4 ms of an
 action's 0.8 ms round trip on this machine (docs/performance.md). The fast
-path (games/match_cache.py) is one hand-written message whose statements and
+path (games/services/match_cache.py) is one hand-written message whose statements and
 parameters are plain text and numbers: here it is sent by psycopg's async
 driver straight from the event loop that received the frame.
 

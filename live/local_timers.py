@@ -25,7 +25,7 @@ Guarantees, the same as Celery's path gave:
   idle timer after an automatic flip) are held here too.
 - **A stale timer costs a share of one statement.** Nearly every held timer is
   stale when due (a later flip re-armed the idle timer). When the state this
-  process last committed for the match (games/match_cache.py, at or after the
+  process last committed for the match (games/services/match_cache.py, at or after the
   arming commit) shows it stale (`services.timer_stale_cached`), no database
   thread fires it: its row is marked fired from the event loop, with the other
   stale timers of the next DISMISS_GAP_S, in one statement that marks a row
@@ -56,7 +56,7 @@ running the queue on its virtual clock still sees every timer (the second to
 fire is the duplicate `timer:<id>` and applies nothing).
 
 Live knows nothing of matches: the domain answers for its timers through the
-`TimerOwner` it serves at app ready (games/held_timers.py).
+`TimerOwner` it serves at app ready (games/services/held_timers.py).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ _marker: asyncio.Task[None] | None = None  # the task that marks the next batch
 
 
 class TimerOwner(Protocol):
-    """What the domain answers about its timers (games/held_timers.py, served at app ready by live.bus.serve).
+    """What the domain answers about its timers (games/services/held_timers.py, served at app ready by live.bus.serve).
 
     Live holds a timer and calls back at its due time; what a timer means, whether
     it is stale, and how it is fired stay the domain's.

@@ -24,7 +24,7 @@ A consumer may take its channel's messages as they are put instead of reading th
 (`tap_channel`, then `forget_channel` when it ends, which is what channels_redis's
 `receive` does when its reader is cancelled): Channels' dispatch loop keeps a reader task
 per source and per message and an `asyncio.wait` over them, about 4 KB of an idle socket
-and a task made for every group message (games.consumers.TableConsumer, docs/performance.md).
+and a task made for every group message (games.socket.consumers.TableConsumer, docs/performance.md).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ claims were not delayed at all (docs/fair-races.md, "Fair play"). The kernel tim
 TCP connection itself, from its segments and their acknowledgements, whatever
 the application on either end writes; a client that holds back its pongs does
 not hold back its ACKs. So the round trip a race uses is at most this bound
-(games/latency.py `fair_rtt_ms`: pongs only lower it).
+(games/kit/latency.py `fair_rtt_ms`: pongs only lower it).
 
 Where the bound comes from (docs/deployment-round-trips.md):
 

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors
-from games import services as games_services
-from games.registry import get_rules, public_slugs
+from games.kit.registry import get_rules, public_slugs
+from games.services.tables import table_create_for
 from live import bus
 from matchmaking import pairing, selectors
 from matchmaking.models import QueueEntry
@@ -59,7 +59,7 @@ def queue_match(*, game: str, seats: int) -> list[int]:
         for group in pairing.groups(waiting, seats, apart):
             people = [by_user[w.user_id].user for w in group]
             QueueEntry.objects.filter(pk__in=[by_user[w.user_id].pk for w in group]).delete()
-            table = games_services.table_create_for(
+            table = table_create_for(
                 organiser=people[0], game=game, players=[(p, "") for p in people], ranked=True, start=True
             )
             made.append(table.pk)

@@ -1,7 +1,7 @@
 """Is a player's record of race claims a person's? Pure statistics (no Django, no I/O).
 
 A race claim's *judged reaction* is its judged time minus the moment the card
-was shown (`games.races.claim_record`'s `reaction_ms`): the sender's measured
+was shown (`games.kit.races.claim_record`'s `reaction_ms`): the sender's measured
 round trip is already taken off, so for an honest line it is the person's own
 reaction. Simple visual reactions of people are close to log-normal (median
 about 250 ms in these games, log-sigma 0.25-0.35) and almost never under

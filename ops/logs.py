@@ -22,7 +22,7 @@ def utc_time(record: logging.LogRecord) -> str:
 
 
 class TextFormatter(logging.Formatter):
-    """`2026-12-05T09:12:03.123Z WARNING games.consumers [pid 4242] message`."""
+    """`2026-12-05T09:12:03.123Z WARNING games.socket.consumers [pid 4242] message`."""
 
     def format(self, record: logging.LogRecord) -> str:
         line = f"{utc_time(record)} {record.levelname} {record.name} [pid {record.process}] {record.getMessage()}"

@@ -1,6 +1,6 @@
 """The channel-layer group of one player's lobby sockets: `user-<id>`.
 
-people.services sends challenge notices to it; the lobby socket (games/consumers.py LobbyConsumer) of a
+people.services sends challenge notices to it; the lobby socket (games/socket/consumers.py LobbyConsumer) of a
 logged-in player joins it. Kept apart so that socket imports a name, not people's services."""
 
 from __future__ import annotations

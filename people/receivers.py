@@ -26,8 +26,7 @@ ERASED = ("games.ChatMessage", "games.TableConnection", "stats.Rating", "stats.P
 def erase_people_and_play(sender: Any, user: Any, **kwargs: Any) -> None:
     from games import errors
     from games.models import Seat, Table
-    from games.services import seat_withdraw, table_leave
-
+    from games.services.tables import seat_withdraw, table_leave
     Follow.objects.filter(Q(follower=user) | Q(followee=user)).delete()
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()

@@ -93,9 +93,8 @@ def challenge_create(
     """A table of `game` hosted by the challenger (seat 0), and the challenge to `username` to sit there.
 
     `seats` defaults to the game's smallest table. Refused with 409 `blocked` when either blocks the other."""
-    from games.registry import get_rules
-    from games.services import table_create
-
+    from games.kit.registry import get_rules
+    from games.services.tables import table_create
     other = _person(username, challenger)
     if selectors.blocked_between(challenger.pk, other.pk):
         raise errors.conflict("you cannot challenge this player", "blocked")
@@ -116,7 +115,7 @@ def challenge_create(
 
 
 def _game_name(slug: str) -> str:
-    from games.registry import get_rules
+    from games.kit.registry import get_rules
 
     return str(getattr(get_rules(slug), "name", slug))
 
@@ -135,8 +134,7 @@ def _locked_challenge(challenge_id: int, user: User) -> Challenge:
 def challenge_accept(*, challenge_id: int, user: User) -> Challenge:
     """Sit the challenged player at the challenge's table. A table that started or went meanwhile
     cancels the challenge (409)."""
-    from games.services import table_join
-
+    from games.services.tables import table_join
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id, user)
         if challenge.table_id is None:

@@ -12,7 +12,7 @@ from people import selectors
 
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
-    from games.registry import get_rules, public_slugs
+    from games.kit.registry import get_rules, public_slugs
 
     games = [{"slug": s, "name": get_rules(s).name, "min": get_rules(s).min_seats, "max": get_rules(s).max_seats} for s in public_slugs()]
     mine = selectors.challenges_of(user=request.user)

@@ -18,8 +18,8 @@ from rest_framework.response import Response
 
 from games import errors
 from games.api import PlatformApi
+from games.kit.registry import all_slugs
 from games.models import Match
-from games.registry import all_slugs
 from replays import selectors
 from web.query import OneOfField, QuerySerializer, WholeNumberField, query_params
 

@@ -8,8 +8,8 @@ from django.shortcuts import render
 from rest_framework import serializers
 
 from games import errors
+from games.kit.registry import get_rules, public_slugs
 from games.models import Match
-from games.registry import get_rules, public_slugs
 from replays import selectors
 from web.query import QuerySerializer, query_params
 

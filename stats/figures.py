@@ -3,8 +3,8 @@
 A finished match's log is read once into `MatchFigures`: for every seat its
 place, whether it won, its position in the playing order, and the
 game-specific counts and samples that the game's own extractor finds in the
-log (`games/<slug>/stats.py`, found by `games.registry.get_stats`; the
-contract is games/figures.py). Figures add up into a *tally* (plain JSON:
+log (`games/<slug>/stats.py`, found by `games.kit.registry.get_stats`; the
+contract is games/kit/figures.py). Figures add up into a *tally* (plain JSON:
 counters plus histograms of the samples), one per player and game and one per
 game, so a profile never re-reads ten thousand logs: medians come from the
 histograms, exactly.
@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.figures import Event, SeatFigures
-from games.registry import get_stats
+from games.kit.figures import Event, SeatFigures
+from games.kit.registry import get_stats
 
 
 @dataclass

@@ -31,8 +31,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import User
+from games.kit.registry import get_rules
 from games.models import Match, MatchPlayer
-from games.registry import get_rules
 from stats import ratings
 from stats.models import Rating, RatingChange, RatingLedger
 

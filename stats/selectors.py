@@ -13,8 +13,8 @@ from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 
 from accounts.models import User
+from games.kit.registry import all_slugs, get_rules
 from games.models import Match, MatchPlayer
-from games.registry import all_slugs, get_rules
 from stats import ratings
 from stats.figures import figures, tally_empty
 from stats.models import GameStats, PlayerGameStats, Rating, RatingChange

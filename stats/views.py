@@ -1,7 +1,7 @@
 """Pages: leaderboards and a player's profile. Thin: selectors do the work.
 
 A game's own figures and their labels come from its `games/<slug>/stats.py`
-(`games.registry.get_stats`); the labels are English there and translated here.
+(`games.kit.registry.get_stats`); the labels are English there and translated here.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.selectors import user_by_name
+from games.kit.registry import get_stats, public_slugs
 from games.models import MatchPlayer
-from games.registry import get_stats, public_slugs
 from replays.selectors import match_list
 from replays.templatetags.plain import duration
 from stats import ratings

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import registry
+from games.kit import registry
 from live import heartbeat, scheduling
 from tests.support import tinygame
 from tests.support.manual_queue import MANUAL

@@ -12,7 +12,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games.consumers import ReadOnlyConsumer
+from games.socket.consumers import ReadOnlyConsumer
 from live import wire
 from tournaments.selectors import tournament_payload_or_none
 from tournaments.services import player_group, tournament_group

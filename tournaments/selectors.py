@@ -11,9 +11,9 @@ from django.db.models import Prefetch, QuerySet
 
 from games import errors
 from games.deals import secret_deals
-from games.engine import RuleError, resolve_options
+from games.kit.engine import RuleError, resolve_options
+from games.kit.registry import get_rules
 from games.models import Match, Seat
-from games.registry import get_rules
 from tournaments import formats, standings
 from tournaments.models import Entry, Round, Tournament, TournamentSeat, TournamentTable
 from tournaments.seating import meetings

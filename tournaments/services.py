@@ -29,10 +29,11 @@ from accounts.models import User
 from accounts.services import bot_user
 from games import errors
 from games import selectors as game_selectors
-from games import services as game_services
-from games.engine import BOT_LEVELS, RuleError, resolve_options
+from games.kit.engine import BOT_LEVELS, RuleError, resolve_options
+from games.kit.registry import get_rules
 from games.models import Match, Seat
-from games.registry import get_rules
+from games.services.matches import match_abort
+from games.services.tables import seat_hand_to_bot, seat_withdraw, table_create_for, table_start
 from live.bus import publish as send_group
 from live.bus import schedule
 from tournaments import formats, seating, selectors
@@ -287,13 +288,13 @@ def _live_seats_of(t: Tournament, user: User) -> list[TournamentSeat]:
 
 def _hand_to_bot(ts: TournamentSeat) -> None:
     """A no-show: a bot plays the seat until the player comes (then it is theirs again)."""
-    game_services.seat_hand_to_bot(table_id=ts.tournament_table.table_id, seat=ts.seat)
+    seat_hand_to_bot(table_id=ts.tournament_table.table_id, seat=ts.seat)
     _mark_replaced(ts)
 
 
 def _withdraw(ts: TournamentSeat) -> None:
     """A removed player: a bot plays the seat to the end; coming back does not give it back."""
-    game_services.seat_withdraw(table_id=ts.tournament_table.table_id, seat=ts.seat)
+    seat_withdraw(table_id=ts.tournament_table.table_id, seat=ts.seat)
     _mark_replaced(ts)
 
 
@@ -428,7 +429,7 @@ def tournament_cancel(*, tournament_id: int, by: User) -> Tournament:
             pk__in=TournamentTable.objects.filter(round__tournament=t, done=False).values("match_id"), status=Match.Status.LIVE
         )
         for match in live:
-            game_services.match_abort(match_id=match.pk, by=t.organiser)
+            match_abort(match_id=match.pk, by=t.organiser)
         _changed(t.pk)
     return t
 
@@ -510,7 +511,7 @@ def _create_tables(t: Tournament, rnd: Round, tables: list[list[int]], entries: 
     for players in tables:
         humans = [p for p in players if not entries[p].bot_level]
         deal_now = not humans or grace <= 0
-        table = game_services.table_create_for(
+        table = table_create_for(
             organiser=t.organiser,
             game=t.game,
             players=[(entries[p].user, entries[p].bot_level) for p in players],
@@ -677,7 +678,7 @@ def tournament_table_deal(*, tournament_table_id: int) -> bool:
         if tt.table.current_match_id is not None:  # the organiser pressed Start on the table: adopt its match
             tt.match_id = tt.table.current_match_id
         else:
-            tt.match = game_services.table_start(table_id=tt.table_id, by=t.organiser, seed=_table_seed(tt.round, tt.table.seats))
+            tt.match = table_start(table_id=tt.table_id, by=t.organiser, seed=_table_seed(tt.round, tt.table.seats))
         tt.save(update_fields=["match"])
         _no_show_after(t, tt.pk)
         _changed(t.pk)

@@ -1,5 +1,13 @@
-"""The game kit's helpers beyond the Rules protocol (games/engine.py): what every game would otherwise write again.
+"""The game kit: the contract every game implements and everything it builds on. Pure (no Django, no I/O).
 
+A game is its folder `games/<slug>/` (rules, bot, stats, texts, lesson, renderer, help); its rules and bot
+import this package and nothing else of the platform's.
+
+- `engine`: the Rules and Bot protocols, `RuleError`, options, `GameRules` (the decide/fold every game shares);
+- `registry`: which games are installed, the one way to find a game's rules, bot, stats, texts and folder;
+- `races`, `latency`: fair races, the race state a game keeps and the round trips the platform judges it with;
+- `resignation`: a player leaving a match, the same in every game;
+- `figures`: the contract of a game's statistics (`games/<slug>/stats.py`);
 - `opening`: the start of every `setup` (seats and options checked, the dealer, the first seat, a
   shuffled deck dealt round the table);
 - `reactions`: a bot's human reaction time (log-normal with a floor, late and missed reactions);
@@ -7,6 +15,6 @@
 - `texts`: the words a game brings (its options' labels and help, its refusals), registered with it.
 - `stats`: what a statistics extractor shares (each logged event unpacked, the table of counters' figures).
 
-Pure like the rules (no Django, no I/O): rules and bots import it; the platform reads a game's texts
-through games/registry.py.
+Not here: anything that touches the database, a socket or Django (games/services/, games/socket/), the
+platform's own words (games/error_texts.py, games/option_texts.py) and the loaders serving a game's files (games/game_files.py).
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from games.figures import Event, Figure, count
+from games.kit.figures import Event, Figure, count
 
 
 class Move(NamedTuple):

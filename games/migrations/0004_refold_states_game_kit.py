@@ -18,7 +18,7 @@ from django.db import migrations
 
 
 def refold(apps: Any, schema_editor: Any) -> None:
-    from games.registry import get_rules
+    from games.kit.registry import get_rules
 
     Match = apps.get_model("games", "Match")
     MatchEvent = apps.get_model("games", "MatchEvent")

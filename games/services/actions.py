@@ -4,9 +4,9 @@ others must hear of it (sockets, timers, bots, end of match) is sent with
 `transaction.on_commit` only, so nothing is pushed for a rollback (Zulip's
 actions pattern: `action_check`, the transaction, `action_notify`). On
 PostgreSQL an action of its own is two messages to the database, its
-transaction opened and committed by hand (games/action_sql.ActionTransaction:
+transaction opened and committed by hand (games/services/action_sql.ActionTransaction:
 the same lock, durability and after-commit guarantees as `atomic`), or one
-when this process committed the match's last action (games/match_cache.py:
+when this process committed the match's last action (games/services/match_cache.py:
 decided on that state, the row's guard validates it), sent from the table
 socket's event loop (`action_submit_cached`, live/async_db.py). Bots plan here
 too: a bot's move is an action scheduled for later."""
@@ -26,17 +26,18 @@ import orjson
 from django.conf import settings
 from django.utils import timezone
 
-from games import action_sql, errors, match_cache, selectors
-from games.engine import BotContext, RuleError, Timing
-from games.experience import human_experience
-from games.latency import compensation_ms
+from games import errors, selectors
+from games.first_hour.experience import human_experience
+from games.kit.engine import BotContext, RuleError, Timing
+from games.kit.latency import compensation_ms
+from games.kit.registry import get_bot, get_rules
+from games.kit.resignation import RESIGN
 from games.models import (
     Match,
     Snapshot,
     Table,
 )
-from games.registry import get_bot, get_rules
-from games.resignation import RESIGN
+from games.services import action_sql, match_cache
 from live import async_db, bus, wire
 from ops import metrics
 
@@ -131,7 +132,7 @@ def action_submit(
     authoritative order of actions. `by_bot`: the bot playing the seat acts
     (games.bot_act); the seat's own player may not act once withdrawn.
     `rtt_ms`: the acting socket's round trip as the server measured it
-    (games.latency; the consumer passes it). Only for an action kind in
+    (games.kit.latency; the consumer passes it). Only for an action kind in
     `rules.races` is a `Timing` computed (`race_timing`) and handed to decide;
     every other action is decided exactly as before. `received_at`: when the
     claim reached the web process (a claim waiting behind the socket's previous
@@ -205,7 +206,7 @@ def action_submit(
 
 @dataclass(frozen=True)
 class _FastPlan:
-    """An action decided on the cached state (games/match_cache.py), ready to be sent as the one message."""
+    """An action decided on the cached state (games/services/match_cache.py), ready to be sent as the one message."""
 
     entry: match_cache.Cached
     seq: int
@@ -258,7 +259,7 @@ def _submit_cached(
     *, match_id: int, seat: int, action: dict[str, Any], action_id: str, hold_timers: bool, rtt_ms: int | None,
     received_at: datetime.datetime | None,
 ) -> SubmitResult | None:
-    """The action decided on this process's last commit of the match and sent in one message (games/match_cache.py).
+    """The action decided on this process's last commit of the match and sent in one message (games/services/match_cache.py).
 
     None when the locked path must decide (`_fast_plan`), or the guard found the match changed.
     A race claim's one read of the seats' round trips is made just before the message instead
@@ -442,7 +443,7 @@ def bots_plan(*, match_id: int, seq: int) -> int:
     history = selectors.events_between(match_id=match_id, after=0, upto=seq)
     now = now_ms(match)
     rng = random.Random(f"{match_id}:{seq}:{match.seed}")
-    experience = human_experience(match_id=match_id)  # bots go easy on newcomers (games/experience.py)
+    experience = human_experience(match_id=match_id)  # bots go easy on newcomers (games/first_hour/experience.py)
     planned = 0
     for seat, level in seats:
         ctx = BotContext(

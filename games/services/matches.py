@@ -12,8 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import action_sql, errors, match_cache, selectors
-from games.engine import RuleError
+from games import errors, selectors
+from games.kit.engine import RuleError
+from games.kit.registry import get_rules
 from games.models import (
     Match,
     MatchEvent,
@@ -21,7 +22,7 @@ from games.models import (
     Seat,
     Table,
 )
-from games.registry import get_rules
+from games.services import action_sql, match_cache
 from games.services.actions import action_notify
 from live import bus
 

@@ -78,7 +78,7 @@ _RTT_SET = f"UPDATE {TableConnection._meta.db_table} SET rtt_ms = %s WHERE chann
 def presence_rtt_set(*, channel_name: str, rtt_ms: int, table_id: int | None = None) -> bool:
     """Store a socket's measured round trip on its presence row (Fair races); False when it has no row (yet).
 
-    Written only when the estimate moved noticeably (games.latency), so a row is
+    Written only when the estimate moved noticeably (games.kit.latency), so a row is
     written about once per connection, not once per ping. With `table_id` the
     table hears of it (every player's ping is on the table page), at most once
     per gap (live.bus.table_round_trips_changed).

@@ -12,14 +12,14 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from games import errors, hooks, selectors
-from games.engine import BOT_LEVELS, RuleError, resolve_options
+from games.kit.engine import BOT_LEVELS, RuleError, resolve_options
+from games.kit.registry import get_rules, public_slugs
+from games.kit.resignation import RESIGN
 from games.models import (
     Match,
     Seat,
     Table,
 )
-from games.registry import get_rules, public_slugs
-from games.resignation import RESIGN
 from games.services.actions import action_submit
 from games.services.matches import _match_create
 from games.table_options import table_options_check_ranked, table_options_resolve
@@ -318,7 +318,7 @@ def table_resign(*, table_id: int, user: User) -> Table:
     """PROTOCOL.md "Leaving a match": `user` leaves their live match for good.
 
     Through the one action path: the system action `{"kind": "resign", "seat": N}` puts a public
-    `resigned` event in the log (the kit folds it, games/resignation.py: at the end the seat is
+    `resigned` event in the log (the kit folds it, games/kit/resignation.py: at the end the seat is
     placed after every seat still in, a loss when ranked, and replays show it), then a normal bot
     plays the seat on for the others (`seat_withdraw`: a reconnect does not undo it). 403
     `not_seated` for anyone not seated in person; 409 `not_live` when the table plays no match,

@@ -9,13 +9,13 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from games import match_cache
-from games.engine import RuleError
+from games.kit.engine import RuleError
+from games.kit.registry import get_rules
 from games.models import (
     Match,
     PendingTimer,
 )
-from games.registry import get_rules
+from games.services import match_cache
 from games.services.actions import LazyRandom, SubmitResult, action_submit
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Smack It!'s guided first match (see games/learning.py): two players, a few cards each.
+"""Smack It!'s guided first match (see games/first_hour/learning.py): two players, a few cards each.
 
 The learner (seat 0) flips in turn, smacks a Smack it! card first, plays a
 challenge round (the highest number wins the pile), and wins by smacking the
@@ -7,9 +7,9 @@ last Smack it! card while the other player runs out of cards.
 
 from __future__ import annotations
 
-from games.engine import event
-from games.learning import Move, Script, Step
-from games.learning import msgid as _
+from games.first_hour.learning import Move, Script, Step
+from games.first_hour.learning import msgid as _
+from games.kit.engine import event
 from games.smackit.rules import DECK, NUMBERS, RULES
 
 SEATS = 2

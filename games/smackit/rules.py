@@ -102,7 +102,7 @@ Decisions beyond the rules page, marked [D] as on the rules page:
   another smack card won that one with 0 ms, before anyone could see it
   (tests/integration/test_fair_races.py, 2 of 10 races in CI). No margin is
   given: an honest claim is judged before the card only when the round-trip
-  estimate (a median of five, games/latency.py) overshoots by more than a
+  estimate (a median of five, games/kit/latency.py) overshoots by more than a
   human reaction, 100 ms at the very least.
 - [D20] A human floor (PROTOCOL "Fair play"): a smack on the smack card on
   top judged less than the table's `min_reaction_ms` after the card was
@@ -132,8 +132,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import races
-from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
+from games.kit import races
+from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 from games.kit.memo import last_state
 from games.kit.opening import deal_round, open_table, shuffled
 

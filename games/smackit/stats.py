@@ -1,4 +1,4 @@
-"""Smack It! statistics from a match's log (pure; the contract is games/figures.py).
+"""Smack It! statistics from a match's log (pure; the contract is games/kit/figures.py).
 
 Smacks won, smack reaction time (a won smack's `reaction_ms`; a late smack
 counts the winner's reaction plus its `behind_ms`), false and late smacks,
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, count, median
-from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.figures import Event, GameStats, SeatFigures, count, median
+from games.kit.figures import gettext_noop as _  # marked for makemessages, translated when shown
 from games.kit.stats import counts, moves
 
 

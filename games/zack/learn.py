@@ -1,4 +1,4 @@
-"""ZACK!'s guided first match (see games/learning.py): three players, a few cards each, every lesson once.
+"""ZACK!'s guided first match (see games/first_hour/learning.py): three players, a few cards each, every lesson once.
 
 The learner (seat 0, red) throws first onto the empty box, reads a colour and
 a Right and a Left card, calls a dozing player too slow, calls a card thrown
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import event
-from games.learning import Move, Script, Step
-from games.learning import msgid as _
+from games.first_hour.learning import Move, Script, Step
+from games.first_hour.learning import msgid as _
+from games.kit.engine import event
 from games.zack.rules import COLOURS, RULES
 
 SEATS = 3

@@ -1,4 +1,4 @@
-"""ZACK! statistics from a match's log (pure; the contract is games/figures.py).
+"""ZACK! statistics from a match's log (pure; the contract is games/kit/figures.py).
 
 Reaction time = from the `thrown` card that made it your turn (a card thrown by
 someone else) to your own in-turn throw; turns given by a challenge, a `choose`
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, median
-from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.figures import Event, GameStats, SeatFigures, median
+from games.kit.figures import gettext_noop as _  # marked for makemessages, translated when shown
 from games.kit.stats import counts, moves
 
 

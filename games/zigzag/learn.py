@@ -1,4 +1,4 @@
-"""ZIGZAG's guided first match (see games/learning.py): four players, four short manches, one combination each.
+"""ZIGZAG's guided first match (see games/first_hour/learning.py): four players, four short manches, one combination each.
 
 The learner (seat 0) and partner Cleo (seat 2) play Ada and Ben. The learner
 opens, reads Cleo's signs, announces what the team holds (a Zig and a Zag
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.learning import DeckOrder, Move, Script, Step
-from games.learning import msgid as _
+from games.first_hour.learning import DeckOrder, Move, Script, Step
+from games.first_hour.learning import msgid as _
 from games.zigzag.rules import RULES
 
 SEATS = 4

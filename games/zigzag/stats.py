@@ -1,4 +1,4 @@
-"""ZIGZAG statistics from a match's log (pure; the contract is games/figures.py).
+"""ZIGZAG statistics from a match's log (pure; the contract is games/kit/figures.py).
 
 Combinations scored by your team, correct and false announcements, counters
 confirmed and failed, counters against your team confirmed, signs sent. Partners
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures
-from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.figures import Event, GameStats, SeatFigures
+from games.kit.figures import gettext_noop as _  # marked for makemessages, translated when shown
 from games.kit.stats import counts, moves
 
 

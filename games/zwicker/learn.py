@@ -1,4 +1,4 @@
-"""Zwicker's guided first match (see games/learning.py): two players, one short round.
+"""Zwicker's guided first match (see games/first_hour/learning.py): two players, one short round.
 
 The learner (seat 0) memorises the near row, snaps a card that matches the
 discard, draws a 7 and looks at a hidden card with it, takes a low discard in
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.learning import Move, Script, Step, last_timer
-from games.learning import msgid as _
+from games.first_hour.learning import Move, Script, Step, last_timer
+from games.first_hour.learning import msgid as _
 from games.zwicker.rules import DECK_SIZE, RANKS, RULES, SUITS
 
 SEATS = 2

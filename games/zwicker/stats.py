@@ -1,4 +1,4 @@
-"""Zwicker statistics from a match's log (pure; the contract is games/figures.py).
+"""Zwicker statistics from a match's log (pure; the contract is games/kit/figures.py).
 
 Final totals (the `revealed` totals, else the outcome's scores), calls won and
 lost, snaps right, wrong and taken back, powers used (and per power).
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.figures import Event, GameStats, SeatFigures, mean
-from games.figures import gettext_noop as _  # marked for makemessages, translated when shown
+from games.kit.figures import Event, GameStats, SeatFigures, mean
+from games.kit.figures import gettext_noop as _  # marked for makemessages, translated when shown
 from games.kit.stats import counts, moves
 
 SEAT_COUNTS = {"snapped": "snaps_right", "snap_wrong": "snaps_wrong", "snap_taken_back": "snaps_taken_back"}

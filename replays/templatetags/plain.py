@@ -9,8 +9,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
+from games.kit.registry import get_rules
 from games.option_texts import OPTION_TEXTS
-from games.registry import get_rules
 
 register = template.Library()
 

@@ -1,6 +1,6 @@
 // The guided first match (/games/<slug>/learn/): the game's real renderer, fed scripted frames, no socket.
 // The page's data (json_script "learn-data"): { game, seat, players, rendererUrl, steps: [{ view, events, prompt,
-// expect, wrong, final }] } — every view was made by the game's rules on the server (games/learning.py).
+// expect, wrong, final }] } — every view was made by the game's rules on the server (games/first_hour/learning.py).
 // A step waits for its expected action (the renderer's own buttons and keys send it) or for "Next"; any other
 // action is not played: the step's explanation shows and the learner tries again. Words: the template's.
 

@@ -88,7 +88,7 @@ function describeGeneric(e) {
 
 function describe(e) {
   if (e.kind === "race_claimed" || e.kind === "race_settled") return describeGeneric(e); // the platform's words for every game
-  if (e.kind === "resigned") return fill(W.resigned, { who: seatName(e.seat) }); // the platform's too (games/resignation.py)
+  if (e.kind === "resigned") return fill(W.resigned, { who: seatName(e.seat) }); // the platform's too (games/kit/resignation.py)
   if (e.kind && typeof mod.describeEvent === "function") {
     try {
       const text = mod.describeEvent(e, players);

@@ -7,8 +7,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from games import services
 from games.models import Seat
+from games.services.tables import table_add_bot, table_create, table_start
 from tests.games.factories import user
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def _fresh() -> None:
 
 def _table(seats: int = 3):
     host = user("hostess")
-    return services.table_create(host=host, game="zack", seats=seats), host
+    return table_create(host=host, game="zack", seats=seats), host
 
 
 def test_the_invitation_is_readable_before_log_in_and_links_back() -> None:
@@ -66,9 +66,9 @@ def test_the_log_in_page_keeps_next_on_its_sign_up_link() -> None:
 
 def test_an_invitation_to_a_running_table_says_you_will_watch() -> None:
     table, host = _table()
-    services.table_add_bot(table_id=table.pk, by=host)
-    services.table_add_bot(table_id=table.pk, by=host)
-    services.table_start(table_id=table.pk, by=host)
+    table_add_bot(table_id=table.pk, by=host)
+    table_add_bot(table_id=table.pk, by=host)
+    table_start(table_id=table.pk, by=host)
     anonymous = Client().get(f"/invite/{table.invite_code}/").content.decode()
     assert "spectator" in anonymous and 'data-testid="invite-signup"' not in anonymous
     c = Client()

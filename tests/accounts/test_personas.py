@@ -9,8 +9,8 @@ from django.apps import apps
 
 from accounts.models import User, is_reserved_username
 from accounts.services import bot_free_number, bot_user, user_register
-from games import services
 from games.models import MatchPlayer
+from games.services.tables import table_add_bot, table_create, table_start
 from tests.games.factories import started_table, user
 
 pytestmark = pytest.mark.django_db
@@ -74,10 +74,10 @@ def test_a_ranked_match_of_three_bots_rates_three_bots() -> None:
     from stats.rating_services import match_rating_apply
 
     host = user("ann")
-    table = services.table_create(host=host, game="tiny", seats=4, ranked=True)
+    table = table_create(host=host, game="tiny", seats=4, ranked=True)
     for _ in range(3):
-        services.table_add_bot(table_id=table.pk, by=host)
-    match = services.table_start(table_id=table.pk, by=host)
+        table_add_bot(table_id=table.pk, by=host)
+    match = table_start(table_id=table.pk, by=host)
     match.status, match.ended_at = "finished", timezone.now()
     match.outcome = {"placements": [{"seat": s, "place": s + 1} for s in range(4)]}
     match.save()

@@ -18,7 +18,7 @@ from accounts.self_service import link_uid
 from accounts.services import token_for
 from accounts.signals import credentials_changed
 from games.models import ChatMessage, Match
-from games.services import chat_post
+from games.services.chat import chat_post
 from moderation.models import Report
 from people.models import Block, Follow
 from tests.conftest import run_jobs

@@ -25,7 +25,7 @@ fast = User.objects.create_user("fast-fingers", password="%(pw)s")
 victim = User.objects.create_user("desk-victim", password="%(pw)s")
 now = timezone.now()
 import random
-from games.registry import get_rules
+from games.kit.registry import get_rules
 deal = get_rules("zwicker").setup(2, {}, random.Random(1))  # a real deal: the replay draws it
 m = Match.objects.create(game="zwicker", seats=2, options={}, ranked=True, state=None, seq=len(deal) + 30, status="finished",
     outcome={"placements": [{"seat": 0, "place": 1}, {"seat": 1, "place": 2}], "winners": [0]}, started_at=now, ended_at=now)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from games.registry import get_bot, get_rules
+from games.kit.registry import get_bot, get_rules
 from replays.selectors import export_document
 from tests.browser.conftest import DESKTOP, PHONE, axe_violations, new_page, screenshot, sideways
 from tests.integration.stack import Stack, api, register

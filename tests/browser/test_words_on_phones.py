@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games.registry import get_bot, get_rules
+from games.kit.registry import get_bot, get_rules
 from replays.selectors import export_document
 from tests.browser.conftest import PHONE, new_page, screenshot
 from tests.integration.stack import Stack, api, register

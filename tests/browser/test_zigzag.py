@@ -247,8 +247,8 @@ def _mount(page: Any, view: dict[str, Any], players: list[dict[str, Any]], seat:
 
 
 def test_replay_everything_view_and_event_sentences(page: Any) -> None:
-    from games.engine import fold_all
-    from games.registry import get_bot
+    from games.kit.engine import fold_all
+    from games.kit.registry import get_bot
     from games.zigzag.rules import RULES
     from tests.support.simulate import harness_of, play_bots, play_random
 
@@ -453,7 +453,7 @@ def test_scored_combinations_are_off_and_the_hand_class_is_beginner_help_only(pa
 
 def test_a_take_being_judged_shows_its_card_contested(page: Any) -> None:
     """Fair races: while a take is judged the card stays in the centre, "judging…" for the claimer, "claimed" for others."""
-    from games.engine import Timing
+    from games.kit.engine import Timing
     from games.zigzag.rules import RULES
     from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, open_all, table
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import MatchEvent, Seat
+from games.services.actions import SubmitResult, action_submit
 from live import broadcast, bus
 from tests.games.factories import started_table
 from tests.support.manual_queue import MANUAL
@@ -28,11 +28,11 @@ class DeadLayer:
         raise ConnectionError("Redis is down")
 
 
-def play_first_card(match: Any, action_id: str) -> services.SubmitResult:
+def play_first_card(match: Any, action_id: str) -> SubmitResult:
     match.refresh_from_db()
     seat = match.state["turn"]
     card = match.state["hands"][seat][0]["id"]
-    return services.action_submit(match_id=match.pk, seat=seat, action={"kind": "play", "card": card}, action_id=action_id)
+    return action_submit(match_id=match.pk, seat=seat, action={"kind": "play", "card": card}, action_id=action_id)
 
 
 def test_a_dead_channel_layer_still_acknowledges_and_schedules(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,10 +18,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from games import action_sql, match_cache, selectors
-from games.consumers import TableConsumer
+from games import selectors
+from games.kit.registry import get_rules
 from games.models import Match, WebProcess
-from games.registry import get_rules
+from games.services import action_sql, match_cache
+from games.socket.consumers import TableConsumer
 from live import async_db, broadcast, bus
 from tests.games.factories import started_table
 from tests.games.test_consumers import connect, receive_until, reload, setup_table

@@ -1,4 +1,4 @@
-"""The fast path's values written into its message (games/action_sql.py `_bound`): PostgreSQL reads back exactly what was meant.
+"""The fast path's values written into its message (games/services/action_sql.py `_bound`): PostgreSQL reads back exactly what was meant.
 
 Players choose action ids and chat-like text reaches event data, so every string a
 client could send is tried against the real server: quotes, backslashes, a `%s`,
@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games import action_sql
+from games.services import action_sql
 
 pytestmark = [
     pytest.mark.django_db,

@@ -118,11 +118,11 @@ def test_zombie_seconds_out_of_bounds_says_the_bounds_and_why() -> None:
 
 
 def test_organised_tables_take_zombie_seconds_too() -> None:
-    from games import errors, services
-
+    from games import errors
+    from games.services.tables import table_create_for
     organiser = user("organiser")
-    table = services.table_create_for(organiser=organiser, game="zack", players=[(None, "easy")] * 3, start=False, zombie_seconds=120)
+    table = table_create_for(organiser=organiser, game="zack", players=[(None, "easy")] * 3, start=False, zombie_seconds=120)
     assert table.zombie_seconds == 120
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create_for(organiser=organiser, game="zack", players=[(None, "easy")] * 3, start=False, zombie_seconds=0)
+        table_create_for(organiser=organiser, game="zack", players=[(None, "easy")] * 3, start=False, zombie_seconds=0)
     assert e.value.status == 400 and e.value.code == "bad_option"

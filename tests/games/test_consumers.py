@@ -13,8 +13,9 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import services
 from games.models import Match
+from games.services.actions import action_submit
+from games.services.tables import table_add_bot, table_create, table_start
 from live import broadcast, sessions
 from tests.games.factories import started_table, user
 from tests.support.simulate import visible_ids
@@ -137,7 +138,7 @@ async def test_spectator_cannot_act_and_no_match_is_reported() -> None:
     await watcher.send_json_to({"type": "act", "id": "w", "action": {"kind": "slap"}})
     assert (await watcher.receive_json_from(timeout=5))["code"] == "not_seated"
     host = await database_sync_to_async(user)("lonely")
-    open_table = await database_sync_to_async(services.table_create)(host=host, game="tiny", seats=2)
+    open_table = await database_sync_to_async(table_create)(host=host, game="tiny", seats=2)
     token = await database_sync_to_async(token_for)(user=host)
     comm, hello = await connect(open_table.pk, token)
     assert hello["view"] is None and hello["seat"] == 0
@@ -200,7 +201,7 @@ async def test_a_lost_group_message_is_filled_from_the_database(monkeypatch) -> 
 
     @database_sync_to_async
     def play(seat: int, card: int, aid: str) -> None:
-        services.action_submit(match_id=match.pk, seat=seat, action={"kind": "play", "card": card}, action_id=aid)
+        action_submit(match_id=match.pk, seat=seat, action={"kind": "play", "card": card}, action_id=aid)
 
     await play(0, hands[0][0]["id"], "a")
     await play(1, hands[1][0]["id"], "b")
@@ -237,16 +238,16 @@ async def test_foreign_origin_is_refused() -> None:
 
 async def test_table_changes_and_chat_reach_the_table() -> None:
     host = await database_sync_to_async(user)("hosty")
-    table = await database_sync_to_async(services.table_create)(host=host, game="tiny", seats=2)
+    table = await database_sync_to_async(table_create)(host=host, game="tiny", seats=2)
     token = await database_sync_to_async(token_for)(user=host)
     comm, _ = await connect(table.pk, token)
-    await database_sync_to_async(services.table_add_bot)(table_id=table.pk, by=host, level="easy")
+    await database_sync_to_async(table_add_bot)(table_id=table.pk, by=host, level="easy")
     msg = await comm.receive_json_from(timeout=5)
     assert msg["type"] == "table" and [p["bot"] for p in msg["table"]["players"]] == [False, True]
     await comm.send_json_to({"type": "chat", "text": "<b>hello</b>"})
     chat = await comm.receive_json_from(timeout=5)
     assert chat == {"type": "chat", "message": {**chat["message"], "user": "hosty", "text": "<b>hello</b>"}}
-    await database_sync_to_async(services.table_start)(table_id=table.pk, by=host)
+    await database_sync_to_async(table_start)(table_id=table.pk, by=host)
     msgs = await receive_until(comm, "hello")
     assert msgs[-1]["view"] is not None and msgs[-1]["seat"] == 0
     await comm.disconnect()
@@ -270,7 +271,7 @@ async def test_frames_are_taken_as_daphne_puts_them() -> None:
 async def test_a_sockets_frames_skip_the_session_wrapper_that_only_acts_on_http() -> None:
     from channels.sessions import InstanceSessionWrapper
 
-    from games.consumers import session_free_send
+    from games.socket.consumers import session_free_send
 
     async def server_send(message: dict[str, Any]) -> None:
         return None

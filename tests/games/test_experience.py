@@ -7,7 +7,7 @@ import datetime as dt
 from django.utils import timezone
 
 from accounts.models import User
-from games.experience import human_experience
+from games.first_hour.experience import human_experience
 from games.models import Match, MatchPlayer
 from tests.games.factories import user
 

@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_for
 from config.asgi import application
-from games import registry
+from games.kit import registry
 from tests.conftest import run_jobs
 from tests.games.factories import user
 from tests.support import testgame
@@ -188,4 +188,4 @@ def test_no_platform_code_names_a_game() -> None:
     for path in PLATFORM_PAGES:
         text = re.sub(r"\{#.*?#\}|/\*.*?\*/|(?<![:\"'])//[^\n]*|<!--.*?-->", "", path.read_text(), flags=re.S)
         named += [(str(path.relative_to(ROOT)), m.group(0)) for m in NAMED.finditer(text)]
-    assert named == [("games/registry.py", s) for s in registry.INSTALLED]
+    assert named == [("games/kit/registry.py", s) for s in registry.INSTALLED]

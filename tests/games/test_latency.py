@@ -12,10 +12,14 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, latency, registry, selectors, services
-from games.engine import fold_all
-from games.latency import RttEstimator, compensation_ms, robust_median
+from games import errors, selectors
+from games.kit import latency, registry
+from games.kit.engine import fold_all
+from games.kit.latency import RttEstimator, compensation_ms, robust_median
 from games.models import Match, MatchEvent, Seat, Table, TableConnection
+from games.services.actions import action_submit
+from games.services.presence import presence_rtt_set
+from games.services.tables import table_add_bot, table_create, table_join, table_start
 from live import local_sockets
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table, user
@@ -110,12 +114,12 @@ pytestmark_db = pytest.mark.django_db(transaction=True)
 def test_lag_cap_ms_is_a_table_option_from_0_to_500(value: Any, ok: bool) -> None:
     host = user("host")
     if ok:
-        table = services.table_create(host=host, game="tiny", seats=2, lag_cap_ms=value)
+        table = table_create(host=host, game="tiny", seats=2, lag_cap_ms=value)
         assert table.lag_cap_ms == (200 if value is None else value)
         assert selectors.table_payload(table)["lag_cap_ms"] == table.lag_cap_ms
         return
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create(host=host, game="tiny", seats=2, lag_cap_ms=value)
+        table_create(host=host, game="tiny", seats=2, lag_cap_ms=value)
     assert e.value.status == 400 and e.value.code == "bad_option" and "lag_cap_ms" in e.value.message
 
 
@@ -147,14 +151,14 @@ def race_table(
 ) -> tuple[Table, Match, list[Any]]:
     """A started table of the race test game; `min_reaction_ms` 0 (no human floor): these claims come at once."""
     humans = [user(f"r{i}-{Table.objects.count()}") for i in range(players)]
-    table = services.table_create(
+    table = table_create(
         host=humans[0], game="racey", seats=players + bots, lag_cap_ms=lag_cap_ms, min_reaction_ms=min_reaction_ms
     )
     for h in humans[1:]:
-        services.table_join(table_id=table.pk, user=h)
+        table_join(table_id=table.pk, user=h)
     for _ in range(bots):
-        services.table_add_bot(table_id=table.pk, by=humans[0])
-    match = services.table_start(table_id=table.pk, by=humans[0])
+        table_add_bot(table_id=table.pk, by=humans[0])
+    match = table_start(table_id=table.pk, by=humans[0])
     return table, match, humans
 
 
@@ -167,12 +171,12 @@ def test_race_kinds_get_a_timing_from_the_measured_round_trips_and_others_none(r
     table, match, (a, b, c) = race_table(players=3)
     presence.socket_open(table.pk, b.pk, "ch-b")
     presence.socket_open(table.pk, c.pk, "ch-c")
-    services.presence_rtt_set(channel_name="ch-b", rtt_ms=90)
-    services.presence_rtt_set(channel_name="ch-c", rtt_ms=700)  # beyond the cap: counted up to 200
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=40)
+    presence_rtt_set(channel_name="ch-b", rtt_ms=90)
+    presence_rtt_set(channel_name="ch-c", rtt_ms=700)  # beyond the cap: counted up to 200
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=40)
     assert events_of(match, "shown")[0]["data"]["timing_given"] is False  # not a race kind: decided as before
     clock.advance(0.3)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=40)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=40)
     claimed = events_of(match, "race_claimed")[0]["data"]
     arrival = claimed["claim"]["arrival_ms"]
     assert claimed["claim"]["judged_ms"] == arrival - 40
@@ -187,14 +191,14 @@ def test_a_full_window_keeps_the_settle_margin_of_the_cap_for_delivery(racey: An
     table, match, (a, b, c) = race_table(players=3)
     presence.socket_open(table.pk, b.pk, "ch-b")
     presence.socket_open(table.pk, c.pk, "ch-c")
-    services.presence_rtt_set(channel_name="ch-b", rtt_ms=190)  # within the margin's reach of the cap
-    services.presence_rtt_set(channel_name="ch-c", rtt_ms=50)  # far from it: waited for in full
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=4)
+    presence_rtt_set(channel_name="ch-b", rtt_ms=190)  # within the margin's reach of the cap
+    presence_rtt_set(channel_name="ch-c", rtt_ms=50)  # far from it: waited for in full
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=4)
     clock.advance(0.3)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=4)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=4)
     claimed = events_of(match, "race_claimed")[0]["data"]
     assert claimed["comp_ms"] == [4, 4 + 200 - 15, 50]
-    services.action_submit(match_id=match.pk, seat=1, action={"kind": "grab"}, action_id="g2", rtt_ms=190)
+    action_submit(match_id=match.pk, seat=1, action={"kind": "grab"}, action_id="g2", rtt_ms=190)
     late = events_of(match, "race_claimed")[1]["data"]
     assert late["comp_ms"][1] == 190 and late["claim"]["judged_ms"] == late["claim"]["arrival_ms"] - 190  # a claimer's own figure is never cut
 
@@ -203,9 +207,9 @@ def test_a_full_window_keeps_the_settle_margin_of_the_cap_for_delivery(racey: An
 def test_a_client_cannot_claim_a_time_and_the_cap_off_judges_on_arrival(racey: Any) -> None:
     table, match, (a, b) = race_table(lag_cap_ms=0)
     presence.socket_open(table.pk, b.pk, "ch-b")
-    services.presence_rtt_set(channel_name="ch-b", rtt_ms=90)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1")
-    services.action_submit(
+    presence_rtt_set(channel_name="ch-b", rtt_ms=90)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1")
+    action_submit(
         match_id=match.pk, seat=0, action={"kind": "grab", "judged_ms": 0, "arrival_ms": 0, "rtt_ms": 5000}, action_id="g1", rtt_ms=80
     )
     claim = events_of(match, "race_claimed")[0]["data"]
@@ -217,9 +221,9 @@ def test_a_client_cannot_claim_a_time_and_the_cap_off_judges_on_arrival(racey: A
 def test_bots_zombies_and_absent_seats_are_not_compensated(racey: Any) -> None:
     table, match, (a, b) = race_table(players=2, bots=1)
     presence.socket_open(table.pk, a.pk, "ch-a")
-    services.presence_rtt_set(channel_name="ch-a", rtt_ms=60)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1")
-    services.action_submit(match_id=match.pk, seat=2, action={"kind": "grab"}, action_id="bot:1:2", by_bot=True, rtt_ms=999)
+    presence_rtt_set(channel_name="ch-a", rtt_ms=60)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1")
+    action_submit(match_id=match.pk, seat=2, action={"kind": "grab"}, action_id="bot:1:2", by_bot=True, rtt_ms=999)
     claim = events_of(match, "race_claimed")[0]["data"]
     assert claim["claim"]["judged_ms"] == claim["claim"]["arrival_ms"]  # a bot: round trip 0, whatever is passed
     assert claim["comp_ms"] == [60, 0, 0]  # b has no socket; the bot 0
@@ -231,20 +235,20 @@ def test_bots_zombies_and_absent_seats_are_not_compensated(racey: Any) -> None:
 def test_a_race_waits_for_a_slower_seat_then_the_timer_settles_it_and_the_log_refolds(racey: Any, clock: Clock) -> None:
     table, match, (a, b) = race_table()
     presence.socket_open(table.pk, b.pk, "ch-b")
-    services.presence_rtt_set(channel_name="ch-b", rtt_ms=150)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1")
+    presence_rtt_set(channel_name="ch-b", rtt_ms=150)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1")
     run_jobs(clock, until_s=0)
     clock.advance(0.2)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=2)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=2)
     assert not events_of(match, "race_settled")  # b could still be faster for 148 ms
     clock.advance(0.1)  # b's claim, judged 150 ms earlier, beats a's
-    services.action_submit(match_id=match.pk, seat=1, action={"kind": "grab"}, action_id="g2", rtt_ms=150)
+    action_submit(match_id=match.pk, seat=1, action={"kind": "grab"}, action_id="g2", rtt_ms=150)
     settled = events_of(match, "race_settled")
     assert settled and settled[0]["data"]["winner"] == 1
     assert [c["seat"] for c in settled[0]["data"]["ranking"]] == [1, 0]
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s2")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s2")
     clock.advance(0.1)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g3", rtt_ms=2)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g3", rtt_ms=2)
     run_jobs(clock)  # the race:<id> timer, 148 ms later
     assert events_of(match, "race_settled")[-1]["data"]["winner"] == 0
     match.refresh_from_db()
@@ -376,7 +380,7 @@ async def test_the_claiming_process_fires_the_race_timer_itself(settings: Any, r
     def make() -> tuple[Table, Match, list[str]]:
         table, match, humans = race_table()
         presence.socket_open(table.pk, humans[1].pk, "ch-far")
-        services.presence_rtt_set(channel_name="ch-far", rtt_ms=120)
+        presence_rtt_set(channel_name="ch-far", rtt_ms=120)
         return table, match, [token_for(user=h) for h in humans]
 
     table, match, tokens = await make()

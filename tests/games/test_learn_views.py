@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from games.learning import lesson
+from games.first_hour.learning import lesson
+from games.kit.registry import public_slugs
 from games.models import Match, MatchPlayer
-from games.registry import public_slugs
 from tests.games.factories import user
 
 

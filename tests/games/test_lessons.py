@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.learning import script_of
-from games.registry import INSTALLED
+from games.first_hour.learning import script_of
+from games.kit.registry import INSTALLED
 from tests.support.lessons import check_lesson
 
 

@@ -1,4 +1,4 @@
-"""The fast path (games/match_cache.py): one message per action when this process committed the last one,
+"""The fast path (games/services/match_cache.py): one message per action when this process committed the last one,
 and never a wrong answer when the match changed behind the cache's back. PostgreSQL only, as the path is."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import errors, match_cache, services
-from games.engine import fold_all
+from games import errors
+from games.kit.engine import fold_all
+from games.kit.registry import get_rules
 from games.models import ActionRecord, Match, MatchEvent, Seat
-from games.registry import get_rules
+from games.services import match_cache
+from games.services.actions import SubmitResult, action_submit
 from tests.games.factories import started_table
 
 pytestmark = [
@@ -29,13 +31,13 @@ def _fresh_cache() -> Any:
     match_cache.clear()
 
 
-def play(match_id: int, action_id: str, seat: int | None = None) -> tuple[services.SubmitResult, list[str]]:
+def play(match_id: int, action_id: str, seat: int | None = None) -> tuple[SubmitResult, list[str]]:
     """`seat` (default: the turn holder, by the row) plays its first card; returns the result and the SQL sent."""
     state = Match.objects.get(pk=match_id).state
     seat = state["turn"] if seat is None else seat
     action = {"kind": "play", "card": state["hands"][seat][0]["id"]}
     with CaptureQueriesContext(connection) as sent:
-        result = services.action_submit(match_id=match_id, seat=seat, action=action, action_id=action_id)
+        result = action_submit(match_id=match_id, seat=seat, action=action, action_id=action_id)
     return result, [q["sql"] for q in sent.captured_queries]
 
 
@@ -90,7 +92,7 @@ def test_a_commit_by_another_path_makes_the_guard_refuse_and_nothing_of_the_atte
     match_cache.clear()
     match_cache.put(entry)
     with CaptureQueriesContext(connection) as sent:  # a slap is anyone's at any time: legal on the cache too
-        result = services.action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="a2")
+        result = action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="a2")
     sql = [q["sql"] for q in sent.captured_queries]
     assert sql[0].startswith("BEGIN; WITH locked AS"), "tried the fast path first"
     assert any("FOR UPDATE OF m" in q for q in sql), "then the locked path"
@@ -129,7 +131,7 @@ def test_a_state_changed_at_the_same_seq_is_caught_by_the_guard() -> None:
     changed = {**row.state, "centre": []}  # the seq stays: only the whole state tells
     Match.objects.filter(pk=match.pk).update(state=changed)
     with CaptureQueriesContext(connection) as sent:
-        result = services.action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="a2")
+        result = action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="a2")
     sql = [q["sql"] for q in sent.captured_queries]
     assert sql[0].startswith("BEGIN; WITH locked AS") and any("FOR UPDATE OF m" in q for q in sql[1:])
     rules = get_rules("tiny")
@@ -160,11 +162,11 @@ def smack_next(match: Match) -> int:
 def test_a_race_claim_goes_in_one_message_timed_as_on_the_locked_path() -> None:
     _, match, _ = started_table(players=3, game="smackit", options={"auto_flip_seconds": 60})
     turn = smack_next(match)
-    services.action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")  # locked: now cached
+    action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")  # locked: now cached
     claimer = (turn + 1) % 3
     time.sleep(0.06)  # more than its 40 ms round trip after the flip: a reaction to the card, not a smack judged before it [D19]
     with CaptureQueriesContext(connection) as sent:
-        result = services.action_submit(
+        result = action_submit(
             match_id=match.pk, seat=claimer, action={"kind": "smack"}, action_id="s1", rtt_ms=40, received_at=None
         )
     sql = [q["sql"] for q in sent.captured_queries]

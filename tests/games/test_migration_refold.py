@@ -8,9 +8,9 @@ import json
 import pytest
 from django.apps import apps
 
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import get_bot, get_rules
 from games.models import Match, MatchEvent, Snapshot
-from games.registry import get_bot, get_rules
 from tests.games.factories import started_table
 from tools.sim import play_bots
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from games.kit.registry import get_rules, public_slugs
 from games.option_texts import OPTION_TEXTS, games_with_option_texts, option_label_help
-from games.registry import get_rules, public_slugs
 from games.selectors import game_list
 from games.table_options import TABLE_OPTIONS
 

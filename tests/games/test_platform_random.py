@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import INSTALLED
 from games.models import Match, MatchEvent
-from games.registry import INSTALLED
 from tests.support.platform_random import play_through_sockets, random_table
 from tests.support.simulate import harness_of, visible_ids
 

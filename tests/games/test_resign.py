@@ -6,10 +6,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import token_for
-from games import errors, services
+from games import errors
+from games.kit.registry import get_rules
+from games.kit.resignation import place_resigned
 from games.models import Match, Seat, Table
-from games.registry import get_rules
-from games.resignation import place_resigned
+from games.services.actions import action_submit
+from games.services.tables import table_create, table_create_for, table_play_now, table_resign
 from stats.models import RatingChange
 from tests.conftest import run_jobs
 from tests.games.factories import user
@@ -31,7 +33,7 @@ def resign(person: object | None, table: Table) -> tuple[int, dict]:
 
 def three_players(ranked: bool = False) -> tuple[Table, Match, list]:
     people = [user(n) for n in ("ada", "bea", "cy")]
-    table = services.table_create_for(
+    table = table_create_for(
         organiser=people[0], game="tiny", players=[(p, "") for p in people], options={"hand": 3, "turn_seconds": 1}, ranked=ranked,
     )
     return table, Match.objects.get(table=table), people
@@ -64,7 +66,7 @@ def test_a_resigner_acting_later_is_refused_and_cannot_resign_twice(clock) -> No
     code, body = resign(bea, table)
     assert code == 409 and body["code"] == "resigned"
     with pytest.raises(errors.PlatformError) as e:
-        services.action_submit(match_id=match.pk, seat=1, action={"kind": "slap"}, action_id="late")
+        action_submit(match_id=match.pk, seat=1, action={"kind": "slap"}, action_id="late")
     assert e.value.code == "withdrawn"
 
 
@@ -92,7 +94,7 @@ def test_refusals_change_nothing(clock) -> None:
     run_jobs(clock)  # the match ends on its own
     code, body = resign(ada, table)
     assert code == 409 and body["code"] == "not_live"
-    open_table = services.table_create(host=stranger, game="tiny", seats=2)
+    open_table = table_create(host=stranger, game="tiny", seats=2)
     code, body = resign(stranger, open_table)
     assert code == 409 and body["code"] == "not_live"
     assert client_of(ada).post("/api/tables/999999/resign/").status_code == 404
@@ -109,10 +111,10 @@ def test_the_replay_shows_the_resignation(clock) -> None:
 
 
 def test_a_real_game_resigned_from_play_now_ends_with_the_player_last(clock) -> None:
-    """ZACK! through the kit (games/engine.GameRules): the bots play the match out, the resigner placed last."""
+    """ZACK! through the kit (games/kit/engine.GameRules): the bots play the match out, the resigner placed last."""
     ann = user("ann")
-    table = services.table_play_now(user=ann, game="zack")
-    services.table_resign(table_id=table.pk, user=ann)
+    table = table_play_now(user=ann, game="zack")
+    table_resign(table_id=table.pk, user=ann)
     run_jobs(clock)
     match = Match.objects.get(pk=table.current_match_id)
     assert match.status == Match.Status.FINISHED
@@ -151,10 +153,10 @@ def test_a_zwicker_caller_placed_last_says_why() -> None:
 
 @pytest.mark.parametrize("slug", ["zack", "zwicker", "zigzag", "smackit"])
 def test_only_the_platform_resigns_a_seat_in_every_game(slug: str) -> None:
-    """The kit's check (games/engine.py): a seat's own `resign` is refused; the system's is one public event."""
+    """The kit's check (games/kit/engine.py): a seat's own `resign` is refused; the system's is one public event."""
     import random
 
-    from games.engine import RuleError, fold_all
+    from games.kit.engine import RuleError, fold_all
 
     rules = get_rules(slug)
     seats = 4

@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games import services
+from games.services.tables import table_resign
 from tests.games.test_consumers import connect, receive_until, setup_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -19,7 +19,7 @@ async def test_everyone_hears_the_resignation_and_the_resigner_acts_no_more() ->
     other, _ = await connect(table.pk, tokens[0])
     watcher, _ = await connect(table.pk)
     user = await database_sync_to_async(lambda: User.objects.get(seats__table=table, seats__seat=1))()
-    await database_sync_to_async(services.table_resign)(table_id=table.pk, user=user)
+    await database_sync_to_async(table_resign)(table_id=table.pk, user=user)
     for sock in (leaver, other, watcher):
         got = await receive_until(sock, "events")
         resigned = [e for e in got[-1]["events"] if e.get("kind") == "resigned"]

@@ -14,7 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import services
+from games.services.presence import presence_rtt_set, presence_rtt_set_async
 from live import async_db, broadcast
 from live.broadcast import table_group
 from tests.games.factories import started_table
@@ -50,7 +50,7 @@ async def test_three_round_trips_moving_make_one_message_now_and_one_at_the_end_
     channel = await layer.new_channel()
     await layer.group_add(table_group(table_id), channel)
     for i, rtt in enumerate([40, 55, 70]):
-        await database_sync_to_async(services.presence_rtt_set)(channel_name=f"ch-{i}", rtt_ms=rtt, table_id=table_id)
+        await database_sync_to_async(presence_rtt_set)(channel_name=f"ch-{i}", rtt_ms=rtt, table_id=table_id)
     first = await messages_within(layer, channel, 0.4)
     assert len(first) == 1, "the first goes at once, the others wait for the gap's end"
     later = await messages_within(layer, channel, 0.8)
@@ -74,7 +74,7 @@ async def test_a_round_trip_written_from_the_event_loop_is_the_same_write_and_re
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(table_group(table_id), channel)
-    assert await services.presence_rtt_set_async(channel_name="ch-loop", rtt_ms=-5, table_id=table_id)
-    assert not await services.presence_rtt_set_async(channel_name="ch-none", rtt_ms=40, table_id=table_id), "no row: False"
+    assert await presence_rtt_set_async(channel_name="ch-loop", rtt_ms=-5, table_id=table_id)
+    assert not await presence_rtt_set_async(channel_name="ch-none", rtt_ms=40, table_id=table_id), "no row: False"
     (message,) = await messages_within(layer, channel, 0.4)
     assert [p["rtt_ms"] for p in message["table"]["players"] if p["rtt_ms"] is not None] == [0], "clamped, as the thread's write"

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games.registry import public_slugs
+from games.kit.registry import public_slugs
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "marks a decision of this site"), ("de", "markiert eine Entscheidung"), ("fr", "signale une décision")])

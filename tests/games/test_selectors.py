@@ -8,8 +8,9 @@ import uuid
 import pytest
 from django.utils import timezone
 
-from games import selectors, services
+from games import selectors
 from games.models import Seat, Table, TableConnection, WebProcess
+from games.services.tables import table_create
 from tests.games.factories import started_table, user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.core]
@@ -49,7 +50,7 @@ def test_seats_bots_zombies_presence_and_round_trips_match_the_orm_payload() -> 
 
 def test_an_open_table_without_a_match_a_series_and_a_missing_table() -> None:
     host = user("host")
-    table = services.table_create(host=host, game="zack", seats=3, options={"series": True})
+    table = table_create(host=host, game="zack", seats=3, options={"series": True})
     fast, orm = both(table.pk)
     assert fast == orm
     assert fast["match"] is None and fast["status"] == "open" and fast["series"] is not None

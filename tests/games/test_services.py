@@ -5,10 +5,22 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import errors, services
-from games.engine import fold_all
+from games import errors
+from games.kit.engine import fold_all
+from games.kit.registry import get_rules
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer, Seat, Table
-from games.registry import get_rules
+from games.services.actions import action_check, action_submit
+from games.services.chat import chat_post
+from games.services.presence import presence_sweep, table_zombie_check
+from games.services.tables import (
+    table_add_bot,
+    table_create,
+    table_join,
+    table_join_by_invite,
+    table_leave,
+    table_rematch,
+    table_start,
+)
 from tests.conftest import run_jobs
 from tests.games.factories import started_table, user
 from tests.support import presence
@@ -24,70 +36,70 @@ def stored_log(match: Match) -> list[dict]:
 def test_create_validates_game_seats_and_options() -> None:
     host = user("host")
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create(host=host, game="chess", seats=2)
+        table_create(host=host, game="chess", seats=2)
     assert e.value.status == 400 and e.value.code == "unknown_game"
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create(host=host, game="tiny", seats=9)
+        table_create(host=host, game="tiny", seats=9)
     assert e.value.status == 400 and "2 to 4" in e.value.message
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create(host=host, game="tiny", seats=2, options={"colour": "red"})
+        table_create(host=host, game="tiny", seats=2, options={"colour": "red"})
     assert e.value.code == "bad_option"
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create(host=host, game="tiny", seats=2, options={"hand": "many"})
+        table_create(host=host, game="tiny", seats=2, options={"hand": "many"})
     assert e.value.code == "bad_option"
     with pytest.raises(errors.PlatformError) as e:
-        services.table_create(host=host, game="tiny", seats=2, options={"dealer": 1})
+        table_create(host=host, game="tiny", seats=2, options={"dealer": 1})
     assert "set by the platform" in e.value.message
-    table = services.table_create(host=host, game="tiny", seats=3, options={"hand": 2})
+    table = table_create(host=host, game="tiny", seats=3, options={"hand": 2})
     assert table.status == "open" and list(table.seat_set.values_list("seat", "user__username")) == [(0, "host")]
 
 
 def test_join_leave_and_conflicts() -> None:
     host, a, b = user("host"), user("a"), user("b")
-    table = services.table_create(host=host, game="tiny", seats=2)
+    table = table_create(host=host, game="tiny", seats=2)
     with pytest.raises(errors.PlatformError) as e:
-        services.table_join(table_id=table.pk, user=a, seat=0)
+        table_join(table_id=table.pk, user=a, seat=0)
     assert e.value.status == 409 and e.value.code == "seat_taken"
-    services.table_join(table_id=table.pk, user=a, seat=1)
+    table_join(table_id=table.pk, user=a, seat=1)
     with pytest.raises(errors.PlatformError) as e:
-        services.table_join(table_id=table.pk, user=b)
+        table_join(table_id=table.pk, user=b)
     assert e.value.status == 409 and e.value.code == "full"
-    services.table_leave(table_id=table.pk, user=a)
-    services.table_join(table_id=table.pk, user=b)
-    services.table_start(table_id=table.pk, by=host)
+    table_leave(table_id=table.pk, user=a)
+    table_join(table_id=table.pk, user=b)
+    table_start(table_id=table.pk, by=host)
     with pytest.raises(errors.PlatformError) as e:
-        services.table_leave(table_id=table.pk, user=b)
+        table_leave(table_id=table.pk, user=b)
     assert e.value.status == 409
 
 
 def test_host_leaving_passes_the_table_on_or_closes_it() -> None:
     host, a = user("host"), user("a")
-    table = services.table_create(host=host, game="tiny", seats=3)
-    services.table_join(table_id=table.pk, user=a)
-    services.table_leave(table_id=table.pk, user=host)
+    table = table_create(host=host, game="tiny", seats=3)
+    table_join(table_id=table.pk, user=a)
+    table_leave(table_id=table.pk, user=host)
     assert Table.objects.get(pk=table.pk).host == a
-    services.table_leave(table_id=table.pk, user=a)
+    table_leave(table_id=table.pk, user=a)
     assert not Table.objects.filter(pk=table.pk).exists()
 
 
 def test_only_host_adds_bots_and_starts_a_full_table() -> None:
     host, a = user("host"), user("a")
-    table = services.table_create(host=host, game="tiny", seats=3)
-    services.table_join(table_id=table.pk, user=a)
+    table = table_create(host=host, game="tiny", seats=3)
+    table_join(table_id=table.pk, user=a)
     with pytest.raises(errors.PlatformError) as e:
-        services.table_add_bot(table_id=table.pk, by=a)
+        table_add_bot(table_id=table.pk, by=a)
     assert e.value.status == 403
     with pytest.raises(errors.PlatformError) as e:
-        services.table_start(table_id=table.pk, by=host)
+        table_start(table_id=table.pk, by=host)
     assert e.value.status == 409 and "2 of 3" in e.value.message
     with pytest.raises(errors.PlatformError) as e:
-        services.table_add_bot(table_id=table.pk, by=host, level="genius")
+        table_add_bot(table_id=table.pk, by=host, level="genius")
     assert e.value.status == 400
-    services.table_add_bot(table_id=table.pk, by=host, level="hard")
+    table_add_bot(table_id=table.pk, by=host, level="hard")
     with pytest.raises(errors.PlatformError) as e:
-        services.table_start(table_id=table.pk, by=a)
+        table_start(table_id=table.pk, by=a)
     assert e.value.status == 403
-    match = services.table_start(table_id=table.pk, by=host)
+    match = table_start(table_id=table.pk, by=host)
     assert match.seq == 2 and match.status == "live"
     assert [(p.seat, p.bot_level) for p in match.players.all()] == [(0, ""), (1, ""), (2, "hard")]
 
@@ -96,7 +108,7 @@ def test_submit_appends_consecutive_events_and_state_is_the_fold() -> None:
     table, match, _ = started_table(players=2)
     rules = get_rules("tiny")
     hand = match.state["hands"][0]
-    result = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": hand[0]["id"]}, action_id="a1")
+    result = action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": hand[0]["id"]}, action_id="a1")
     match.refresh_from_db()
     seqs = list(MatchEvent.objects.filter(match=match).values_list("seq", flat=True))
     assert seqs == list(range(1, match.seq + 1)) and result.seq == match.seq
@@ -107,8 +119,8 @@ def test_submit_appends_consecutive_events_and_state_is_the_fold() -> None:
 def test_repeated_action_id_applies_nothing_and_answers_the_same() -> None:
     _, match, _ = started_table(players=2)
     card = match.state["hands"][0][0]["id"]
-    first = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="same")
-    again = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="same")
+    first = action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="same")
+    again = action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="same")
     assert again.duplicate and again.seq == first.seq and again.events == []
     assert MatchEvent.objects.filter(match=match).count() == first.seq
     assert ActionRecord.objects.filter(match=match).count() == 1
@@ -118,7 +130,7 @@ def test_rule_error_changes_nothing() -> None:
     _, match, _ = started_table(players=2)
     before = (match.seq, match.state)
     with pytest.raises(errors.PlatformError) as e:
-        services.action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": 1}, action_id="x")
+        action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": 1}, action_id="x")
     assert e.value.code == "rule" and e.value.rule_code == "not_your_turn"
     match.refresh_from_db()
     assert (match.seq, match.state) == before
@@ -129,13 +141,13 @@ def test_bad_shapes_are_refused_before_the_rules() -> None:
     _, match, _ = started_table(players=2)
     for action, action_id in [("play", "x"), ({"kind": 3}, "x"), ({"kind": "play"}, 5), ({"kind": "play"}, "x" * 65)]:
         with pytest.raises(errors.PlatformError) as e:
-            services.action_submit(match_id=match.pk, seat=0, action=action, action_id=action_id)  # type: ignore[arg-type]
+            action_submit(match_id=match.pk, seat=0, action=action, action_id=action_id)  # type: ignore[arg-type]
         assert e.value.code == "bad_message"
     with pytest.raises(errors.PlatformError) as e:
-        services.action_submit(match_id=match.pk, seat=None, action={"kind": "play"}, action_id="x")
+        action_submit(match_id=match.pk, seat=None, action={"kind": "play"}, action_id="x")
     assert e.value.code == "not_seated"
     with pytest.raises(errors.PlatformError) as e:
-        services.action_submit(match_id=10**9, seat=0, action={"kind": "play"}, action_id="x")
+        action_submit(match_id=10**9, seat=0, action={"kind": "play"}, action_id="x")
     assert e.value.code == "no_match"
 
 
@@ -146,13 +158,13 @@ def test_broadcast_and_scheduling_wait_for_commit() -> None:
     card = match.state["hands"][0][0]["id"]
     with pytest.raises(RuntimeError):
         with transaction.atomic():
-            services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="r")
+            action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="r")
             assert MANUAL.jobs == []  # nothing leaves before the commit
             raise RuntimeError("roll back")
     assert MANUAL.jobs == []  # and nothing for a rollback
     match.refresh_from_db()
     assert match.seq == 2 and not ActionRecord.objects.filter(match=match).exists()
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="c")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="c")
     assert {j.name for j in MANUAL.jobs} >= {"games.fire_timer", "games.plan_bots"}
 
 
@@ -160,10 +172,10 @@ def test_timer_fires_and_stale_timer_does_nothing(clock) -> None:
     _, match, _ = started_table(players=2, options={"turn_seconds": 5})
     assert PendingTimer.objects.filter(match=match, timer_id="turn-1", due_ms=5000).exists()
     card = match.state["hands"][0][0]["id"]
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="p")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="p")
     match.refresh_from_db()
     seq = match.seq
-    stale = services.action_submit(match_id=match.pk, seat=None, action={"kind": "timer", "id": "turn-1"}, action_id="t1")
+    stale = action_submit(match_id=match.pk, seat=None, action={"kind": "timer", "id": "turn-1"}, action_id="t1")
     assert stale.events == [] and stale.seq == seq
     clock.advance(6)
     run_jobs(clock)
@@ -188,9 +200,9 @@ def test_bots_play_a_whole_match_and_the_table_finishes(clock) -> None:
 def test_rematch_moves_the_dealer_left(clock) -> None:
     table, match, humans = started_table(players=1, bots=1)
     with pytest.raises(errors.PlatformError):
-        services.table_rematch(table_id=table.pk, by=humans[0])
+        table_rematch(table_id=table.pk, by=humans[0])
     run_jobs(clock)
-    second = services.table_rematch(table_id=table.pk, by=humans[0])
+    second = table_rematch(table_id=table.pk, by=humans[0])
     table.refresh_from_db()
     assert table.dealer == 0 and second.options["dealer"] == 0 and second.state["turn"] == 1
     assert table.current_match_id == second.pk and table.status == "playing"
@@ -200,7 +212,7 @@ def test_acting_in_a_finished_match_is_match_over(clock) -> None:
     _, match, _ = started_table(players=1, bots=1)
     run_jobs(clock)
     with pytest.raises(errors.PlatformError) as e:
-        services.action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="late")
+        action_submit(match_id=match.pk, seat=0, action={"kind": "slap"}, action_id="late")
     assert e.value.code == "match_over"
 
 
@@ -227,8 +239,8 @@ def test_reconnecting_in_time_is_no_zombie(clock) -> None:
     presence.socket_open(table.pk, humans[1].pk, "c1")
     clock.advance(40)
     presence.beat()  # the web process holding "c1" is alive
-    assert services.table_zombie_check(table_id=table.pk) == 0
-    assert services.presence_sweep()["zombies"] == 0
+    assert table_zombie_check(table_id=table.pk) == 0
+    assert presence_sweep()["zombies"] == 0
     assert not Seat.objects.get(table=table, seat=1).zombie
 
 
@@ -238,25 +250,25 @@ def test_chat_is_length_and_rate_limited(settings) -> None:
     cache.clear()
     table, _, humans = started_table(players=2)
     with pytest.raises(errors.PlatformError):
-        services.chat_post(table_id=table.pk, user=humans[0], text="x" * 301)
+        chat_post(table_id=table.pk, user=humans[0], text="x" * 301)
     with pytest.raises(errors.PlatformError):
-        services.chat_post(table_id=table.pk, user=humans[0], text="   ")
+        chat_post(table_id=table.pk, user=humans[0], text="   ")
     for i in range(settings.CHAT_MAX_PER_10S):
-        services.chat_post(table_id=table.pk, user=humans[0], text=f"hi {i}")
+        chat_post(table_id=table.pk, user=humans[0], text=f"hi {i}")
     with pytest.raises(errors.PlatformError) as e:
-        services.chat_post(table_id=table.pk, user=humans[0], text="one too many")
+        chat_post(table_id=table.pk, user=humans[0], text="one too many")
     assert e.value.code == "rate_limited"
 
 
 def test_invite_link_seats_whoever_opens_it() -> None:
     host, guest, late = user("host"), user("guest"), user("late")
-    table = services.table_create(host=host, game="tiny", seats=2)
-    services.table_join_by_invite(code=table.invite_code, user=guest)
+    table = table_create(host=host, game="tiny", seats=2)
+    table_join_by_invite(code=table.invite_code, user=guest)
     assert Seat.objects.filter(table=table, user=guest, seat=1).exists()
-    services.table_join_by_invite(code=table.invite_code, user=late)  # full: watches instead
+    table_join_by_invite(code=table.invite_code, user=late)  # full: watches instead
     assert not Seat.objects.filter(table=table, user=late).exists()
     with pytest.raises(errors.PlatformError):
-        services.table_join_by_invite(code="nope", user=late)
+        table_join_by_invite(code="nope", user=late)
 
 
 def test_series_counts_wins_until_someone_has_two() -> None:
@@ -289,7 +301,7 @@ def test_series_shows_in_the_table_payload(clock) -> None:
 
 
 def test_an_action_of_its_own_is_two_messages_to_postgresql_and_its_timers_follow_the_commit() -> None:
-    """BEGIN rides the locking read and COMMIT the writes (games/action_sql.py); on_commit work runs once after."""
+    """BEGIN rides the locking read and COMMIT the writes (games/services/action_sql.py); on_commit work runs once after."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -299,7 +311,7 @@ def test_an_action_of_its_own_is_two_messages_to_postgresql_and_its_timers_follo
     card = match.state["hands"][0][0]["id"]
     MANUAL.clear()
     with CaptureQueriesContext(connection) as sent:
-        result = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")
+        result = action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")
     statements = [q["sql"] for q in sent.captured_queries]
     assert len(statements) == 2, statements
     assert statements[0].startswith("BEGIN;") and "FOR UPDATE" in statements[0]
@@ -317,9 +329,9 @@ def test_a_refused_action_leaves_no_transaction_open_and_the_row_unlocked() -> N
     card = match.state["hands"][0][0]["id"]
     for _ in range(2):  # the rules refuse (seat 1 is not to move), then a repeated id, then a real move
         with pytest.raises(errors.PlatformError):
-            services.action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": card}, action_id="no")
-    first = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="yes")
-    again = services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="yes")
+            action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": card}, action_id="no")
+    first = action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="yes")
+    again = action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="yes")
     assert again.duplicate and again.seq == first.seq
     if connection.vendor == "postgresql":
         assert connection.connection.info.transaction_status == 0
@@ -334,21 +346,21 @@ def test_an_action_inside_a_transaction_is_part_of_it() -> None:
     card = match.state["hands"][0][0]["id"]
     MANUAL.clear()
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="inner")
+        action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="inner")
         assert MANUAL.jobs == [], "nothing follows before the outer commit"
         raise RuntimeError("the outer transaction fails")
     match.refresh_from_db()
     assert not ActionRecord.objects.filter(match=match).exists() and MANUAL.jobs == []
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="inner")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="inner")
     assert ActionRecord.objects.filter(match=match, client_id="inner").count() == 1
 
 
 def test_the_shape_check_is_one_function_for_sockets_and_services() -> None:
     """The socket calls `action_check` (with an id required); `action_submit` calls it too."""
     with pytest.raises(errors.PlatformError) as e:
-        services.action_check(action={"kind": "play"}, action_id=None, id_required=True)
+        action_check(action={"kind": "play"}, action_id=None, id_required=True)
     assert e.value.code == "bad_message" and "`id`" in e.value.message
-    services.action_check(action={"kind": "play"}, action_id=None)  # a timer's or a bot's may have none
+    action_check(action={"kind": "play"}, action_id=None)  # a timer's or a bot's may have none
     with pytest.raises(errors.PlatformError) as e:
-        services.action_check(action={"kind": "play", "card": "\x00"}, action_id="x")
+        action_check(action={"kind": "play", "card": "\x00"}, action_id="x")
     assert e.value.code == "bad_message"

@@ -1,4 +1,4 @@
-"""Spectators' `sync` from memory (games/spectator_syncs.py): the same answer as the database's, loaded once for a flood."""
+"""Spectators' `sync` from memory (games/socket/spectator_syncs.py): the same answer as the database's, loaded once for a flood."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, spectator_syncs
+from games import selectors
+from games.kit.registry import get_rules
 from games.models import Match
-from games.registry import get_rules
+from games.socket import spectator_syncs
 from tests.games.test_consumers import connect, receive_until, setup_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.core]

@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from games import services, tasks
+from games import tasks
 from games.models import Match, MatchEvent
+from games.services.actions import action_submit, bots_plan
+from games.services.timers import timer_fire
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table
 from tests.support.manual_queue import MANUAL
@@ -18,7 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.core]
 def _human_plays(match: Match) -> int:
     """Seat 0 (a person) plays its first card; returns the seq after it, when the bots are to move."""
     card = match.state["hands"][0][0]["id"]
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="p")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="p")
     match.refresh_from_db()
     return match.seq
 
@@ -87,7 +89,7 @@ def test_two_different_moves_planned_for_one_seq_apply_once(clock: Clock) -> Non
     match.refresh_from_db()
     after = match.seq
     # A second plan of the same seq, delivered late (or racing the first past its seq check):
-    services.action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": hand[1]["id"]}, action_id=f"bot:{seq}:1")
+    action_submit(match_id=match.pk, seat=1, action={"kind": "play", "card": hand[1]["id"]}, action_id=f"bot:{seq}:1")
     match.refresh_from_db()
     assert match.seq == after
     assert [c["id"] for c in match.state["hands"][1]] == [c["id"] for c in hand[1:]]
@@ -131,8 +133,8 @@ def test_a_replanned_move_for_a_seat_whose_turn_it_is_not_applies_nothing(clock:
 def test_plan_bots_is_the_bots_plan_service_and_drops_a_stale_seq() -> None:
     _, match, _ = started_table(players=1, bots=1)
     MANUAL.clear()
-    assert services.bots_plan(match_id=match.pk, seq=match.seq - 1) == 0 and MANUAL.jobs == []
-    planned = services.bots_plan(match_id=match.pk, seq=match.seq)
+    assert bots_plan(match_id=match.pk, seq=match.seq - 1) == 0 and MANUAL.jobs == []
+    planned = bots_plan(match_id=match.pk, seq=match.seq)
     assert planned == len([j for j in MANUAL.jobs if j.name == "games.bot_act"])
     MANUAL.clear()
     tasks.plan_bots(match.pk, match.seq)
@@ -232,6 +234,6 @@ def test_the_timer_prune_drops_fired_rows_and_finished_matches_and_keeps_what_ma
     assert tasks.prune_timers() == 0
 
     # A late duplicate of the pruned timer (a Celery retry, the holder's own) applies nothing.
-    assert services.timer_fire(match_id=match.pk, timer_id=first.timer_id) is None
+    assert timer_fire(match_id=match.pk, timer_id=first.timer_id) is None
     assert Match.objects.get(pk=match.pk).seq == seq
     assert tasks.sweep_timers() == 0, "the live match's unfired row is not overdue yet"

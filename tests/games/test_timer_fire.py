@@ -6,8 +6,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import errors, services
+from games import errors
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer
+from games.services.actions import action_submit
+from games.services.timers import timer_fire
 from tests.conftest import Clock
 from tests.games.factories import started_table
 
@@ -20,7 +22,7 @@ def _smackit_after_one_flip() -> tuple[Match, str, str]:
     first = PendingTimer.objects.filter(match=match, timer_id__startswith="flip:").get().timer_id
     match.refresh_from_db()
     turn = match.state["turn"]
-    services.action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")
+    action_submit(match_id=match.pk, seat=turn, action={"kind": "flip"}, action_id="f1")
     live = PendingTimer.objects.filter(match=match, timer_id__startswith="flip:").exclude(timer_id=first).get().timer_id
     return match, first, live
 
@@ -30,7 +32,7 @@ def test_a_superseded_timer_is_marked_fired_without_a_locking_transaction(clock:
     seq = Match.objects.get(pk=match.pk).seq
     clock.advance(60)
     with CaptureQueriesContext(connection) as queries:
-        assert services.timer_fire(match_id=match.pk, timer_id=stale) is None
+        assert timer_fire(match_id=match.pk, timer_id=stale) is None
     assert not any("FOR UPDATE" in q["sql"] for q in queries.captured_queries)
     assert PendingTimer.objects.get(match=match, timer_id=stale).fired
     assert Match.objects.get(pk=match.pk).seq == seq
@@ -41,7 +43,7 @@ def test_a_live_timer_still_fires_through_the_locked_path(clock: Clock) -> None:
     match, _, live = _smackit_after_one_flip()
     seq = Match.objects.get(pk=match.pk).seq
     clock.advance(60)  # past the idle timer: the idle player's top card is flipped for them
-    result = services.timer_fire(match_id=match.pk, timer_id=live)
+    result = timer_fire(match_id=match.pk, timer_id=live)
     assert result is not None and result.seq > seq and result.events
     assert MatchEvent.objects.filter(match=match, seq__gt=seq).exists()
     assert PendingTimer.objects.get(match=match, timer_id=live).fired
@@ -52,5 +54,5 @@ def test_a_timer_of_a_finished_match_goes_the_ordinary_way_and_is_refused(clock:
     match, stale, _ = _smackit_after_one_flip()
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
     with pytest.raises(errors.PlatformError) as e:
-        services.timer_fire(match_id=match.pk, timer_id=stale)
+        timer_fire(match_id=match.pk, timer_id=stale)
     assert e.value.code == "match_over"

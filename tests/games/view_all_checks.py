@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any
 
-from games.engine import Rules
+from games.kit.engine import Rules
 
 State = dict[str, Any]
 

@@ -2,7 +2,7 @@
 
 PostgreSQL only (the cache and the loop's connection are): a replaced idle timer is marked fired in
 the commit that replaced it and its wait cancelled; a stale one (its row re-opened) is
-marked in one statement and never reaches `services.timer_fire`; one
+marked in one statement and never reaches `timer_fire`; one
 whose match moved on behind the cache is decided on the row instead; a live
 one still fires through the ordinary path.
 """
@@ -18,8 +18,11 @@ from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import match_cache, services
+from games import tasks
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer
+from games.services import held_timers, match_cache
+from games.services.actions import action_submit
+from games.services.timers import timer_fire, timer_stale_cached
 from live import local_timers
 from tests.games.factories import started_table
 from tests.games.test_match_cache import _fresh_cache  # noqa: F401 - the autouse fixture
@@ -61,7 +64,7 @@ def two_flips() -> tuple[int, str, int, str, int]:
     armed: list[tuple[str, int]] = []
     for n in range(2):
         state = Match.objects.get(pk=match.pk).state
-        result = services.action_submit(match_id=match.pk, seat=state["turn"], action={"kind": "flip"}, action_id=f"f{n}")
+        result = action_submit(match_id=match.pk, seat=state["turn"], action={"kind": "flip"}, action_id=f"f{n}")
         armed.append((next(e["data"]["id"] for e in result.events if e["kind"] == "timer"), result.seq))
     (stale, stale_seq), (live, live_seq) = armed
     return match.pk, stale, stale_seq, live, live_seq
@@ -84,7 +87,7 @@ async def test_a_replaced_idle_timer_is_marked_fired_in_its_commit_and_let_go_he
     @database_sync_to_async
     def flip_held() -> str:  # a table socket's flip: its timers held by this process
         state = Match.objects.get(pk=match_id).state
-        result = services.action_submit(
+        result = action_submit(
             match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="held", hold_timers=True
         )
         return next(e["data"]["id"] for e in result.events if e["kind"] == "timer")
@@ -113,15 +116,16 @@ def due_now() -> dt.datetime:
 
 @pytest.fixture
 def fired_on_the_row(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The timers that went through `services.timer_fire` (a database thread, the row read)."""
+    """The timers that went through `timer_fire` (a database thread, the row read)."""
     calls: list[str] = []
-    real = services.timer_fire
+    real = timer_fire
 
     def recorded(**kw: Any) -> Any:
         calls.append(kw["timer_id"])
         return real(**kw)
 
-    monkeypatch.setattr(services, "timer_fire", recorded)
+    for caller in (held_timers, tasks):  # every place that calls it by name: a held timer, the Celery task
+        monkeypatch.setattr(caller, "timer_fire", recorded)
     return calls
 
 
@@ -147,12 +151,12 @@ async def test_a_stale_timer_of_a_match_that_moved_on_behind_the_cache_is_decide
     @database_sync_to_async
     def flip_elsewhere() -> None:  # as another process would: the row moves on, this cache does not
         state = Match.objects.get(pk=match_id).state
-        services.action_submit(match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="elsewhere")
+        action_submit(match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="elsewhere")
 
     await flip_elsewhere()
     match_cache.drop(match_id)
     match_cache.put(behind)
-    assert services.timer_stale_cached(match_id=match_id, timer_id=stale, armed_seq=stale_seq) == behind.seq
+    assert timer_stale_cached(match_id=match_id, timer_id=stale, armed_seq=stale_seq) == behind.seq
     local_timers.hold(match_id=match_id, timer_id=stale, due_at=due_now(), armed_seq=stale_seq)
     assert await until(lambda: fired(match_id, stale))
     assert fired_on_the_row == [stale], "the row moved past the cached seq: timer_fire decided it"
@@ -167,7 +171,7 @@ async def test_a_stale_timer_whose_match_this_process_moves_on_meanwhile_waits_f
     @database_sync_to_async
     def flip_here() -> int:  # this process's own next action, between the dismissal and its batch: the cache moves too
         state = Match.objects.get(pk=match_id).state
-        return services.action_submit(match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="here").seq
+        return action_submit(match_id=match_id, seat=state["turn"], action={"kind": "flip"}, action_id="here").seq
 
     local_timers.hold(match_id=match_id, timer_id=stale, due_at=due_now(), armed_seq=stale_seq)
     await asyncio.sleep(0)  # the hold arms on the next turn of the loop, before the batch goes
@@ -180,7 +184,7 @@ async def test_a_stale_timer_whose_match_this_process_moves_on_meanwhile_waits_f
 async def test_a_live_held_timer_still_fires_through_the_ordinary_path(fired_on_the_row: list[str]) -> None:
     match_id, _, _, live, live_seq = await two_flips()
     seq = await seq_of(match_id)
-    assert services.timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
+    assert timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
     local_timers.hold(match_id=match_id, timer_id=live, due_at=due_now(), armed_seq=live_seq)
     assert await until(lambda: fired(match_id, live))
     assert fired_on_the_row == [live]
@@ -189,10 +193,10 @@ async def test_a_live_held_timer_still_fires_through_the_ordinary_path(fired_on_
 
 async def test_a_cache_older_than_the_arming_commit_is_not_believed() -> None:
     match_id, _, _, live, live_seq = await two_flips()
-    assert services.timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq) == live_seq
-    assert services.timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq + 1) is None
+    assert timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq) == live_seq
+    assert timer_stale_cached(match_id=match_id, timer_id="flip:999", armed_seq=live_seq + 1) is None
     match_cache.drop(match_id)
-    assert services.timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
+    assert timer_stale_cached(match_id=match_id, timer_id=live, armed_seq=live_seq) is None
 
 
 @database_sync_to_async
@@ -201,7 +205,7 @@ def tiny_match(*, end_here: bool) -> int:
     _, match, _ = started_table(players=2, game="tiny", options={"hand": 1})
     if end_here:
         card = Match.objects.get(pk=match.pk).state["hands"][0][0]["id"]
-        services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="last")
+        action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="last")
     else:  # as another process would end it: this one never hears of it
         Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED, ended_at=timezone.now())
     assert Match.objects.get(pk=match.pk).status != Match.Status.LIVE
@@ -226,7 +230,7 @@ async def test_an_end_is_remembered_only_once_committed() -> None:
         with pytest.raises(RuntimeError), transaction.atomic():
             _, match, _ = started_table(players=2, game="tiny", options={"hand": 1})
             card = Match.objects.get(pk=match.pk).state["hands"][0][0]["id"]
-            services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="last")
+            action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="last")
             assert not match_cache.has_ended(match.pk), "not before the commit"
             raise RuntimeError("rolled back")
         return match.pk

@@ -8,7 +8,7 @@ import struct
 import threading
 from typing import Any
 
-from games.latency import RttEstimator, fair_rtt_ms, inflated
+from games.kit.latency import RttEstimator, fair_rtt_ms, inflated
 from live.transport_rtt import (
     TCP_INFO_RTT_OFFSET,
     TransportRtt,

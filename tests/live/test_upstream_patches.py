@@ -72,26 +72,26 @@ FINGERPRINTS: dict[str, tuple[str, str]] = {
         "811b9e33968648b24d589b922cc5bf2e653140e47ef5738f22182072b4310080",
         "live/loop.py server_loop reads the thread-local loop the way this does (same process only)",
     ),
-    # Channels: games/consumers.py runs table sockets without Channels' reader tasks and thread hop
+    # Channels: games/socket/consumers.py runs table sockets without Channels' reader tasks and thread hop
     "channels.consumer.AsyncConsumer.__call__": (
         "e52238720872dbc3f854519bc971aa7eb41553e63c8729081549ce42465ee419",
-        "games/consumers.py TableConsumer.__call__ is this without await_many_dispatch when both sources can be tapped",
+        "games/socket/consumers.py TableConsumer.__call__ is this without await_many_dispatch when both sources can be tapped",
     ),
     "channels.consumer.AsyncConsumer.dispatch": (
         "39f34e7d4fb0f6552de4ade665b943fe78137379702af6b58c79a14c49a75520",
-        "games/consumers.py PlatformConsumer.dispatch is this without close_old_connections per message",
+        "games/socket/consumers.py PlatformConsumer.dispatch is this without close_old_connections per message",
     ),
     "channels.db.DatabaseSyncToAsync.thread_handler": (
         "00f86b58c522f98e24add023ffd40b25cfeab1cc2007cbc003b63a7677f9cfc7",
-        "games/consumers.py PlatformConsumer skips the per-message close_old_connections because this does it per call",
+        "games/socket/consumers.py PlatformConsumer skips the per-message close_old_connections because this does it per call",
     ),
     "channels.sessions.InstanceSessionWrapper.__init__": (
         "1aed8029d4065532a2a49bad5bed7f09bfc7d88bf149fbbd30bbcaa64a993f52",
-        "games/consumers.py session_free_send unwraps real_send when save_message_types are HTTP only",
+        "games/socket/consumers.py session_free_send unwraps real_send when save_message_types are HTTP only",
     ),
     "channels.sessions.InstanceSessionWrapper.send": (
         "e951315e4ef0f195877b12d53081c59edc05d409b04576cebc513eaf611364b5",
-        "games/consumers.py session_free_send skips it for socket frames: it must act on HTTP responses only",
+        "games/socket/consumers.py session_free_send skips it for socket frames: it must act on HTTP responses only",
     ),
     "channels.auth.get_user": (
         "3124b316d7d6472c9b991717bc2e3cccecf343162d0e3aeaac2015ff9f7beea2",

@@ -108,7 +108,7 @@ def test_no_text_says_a_word_the_glossary_rules_out(lang: str) -> None:
 
 
 def _option_names() -> set[str]:
-    from games.registry import all_slugs, get_rules
+    from games.kit.registry import all_slugs, get_rules
     from games.table_options import TABLE_OPTIONS
 
     return {name for slug in all_slugs() for name in get_rules(slug).options} | set(TABLE_OPTIONS)

@@ -8,8 +8,9 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, services
+from games import errors
 from games.models import ChatMessage
+from games.services.chat import chat_post
 from moderation.models import Standing
 from tests.games.factories import started_table
 
@@ -19,13 +20,13 @@ def test_a_muted_player_cannot_chat_until_cleared() -> None:
     table, _, (ada, bea) = started_table(players=2)
     Standing.objects.create(user=ada, muted=True)
     with pytest.raises(errors.PlatformError) as refused:
-        services.chat_post(table_id=table.pk, user=ada, text="hello")
+        chat_post(table_id=table.pk, user=ada, text="hello")
     assert (refused.value.code, refused.value.status) == ("muted", 403)
     assert "muted" in refused.value.message
-    services.chat_post(table_id=table.pk, user=bea, text="hello")  # the others chat on
+    chat_post(table_id=table.pk, user=bea, text="hello")  # the others chat on
     assert list(ChatMessage.objects.values_list("user__username", flat=True)) == [bea.username]
     Standing.objects.filter(user=ada).update(muted=False)
-    services.chat_post(table_id=table.pk, user=ada, text="sorry")
+    chat_post(table_id=table.pk, user=ada, text="sorry")
     assert ChatMessage.objects.count() == 2
 
 

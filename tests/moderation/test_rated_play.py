@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import bot_user, token_for
-from games import services
 from games.models import Match
+from games.services.tables import table_create, table_join, table_resign, table_start
 from stats import rating_services, ratings
 from stats.models import Rating, RatingChange
 from tests.conftest import Clock, run_jobs
@@ -88,10 +88,10 @@ def test_a_real_ranked_zwicker_table_thrown_24_times(clock: Clock, monkeypatch: 
     rate_all()
     main, alt = user("farmer"), user("farmer-alt")
     for _ in range(FARMED):
-        table = services.table_create(host=main, game="zwicker", seats=2, ranked=True)
-        services.table_join(table_id=table.pk, user=alt)
-        match = services.table_start(table_id=table.pk, by=main)
-        services.table_resign(table_id=table.pk, user=alt)
+        table = table_create(host=main, game="zwicker", seats=2, ranked=True)
+        table_join(table_id=table.pk, user=alt)
+        match = table_start(table_id=table.pk, by=main)
+        table_resign(table_id=table.pk, user=alt)
         run_jobs(clock)  # bots play the match out; its end rates it (stats.match_finished)
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED and match.outcome["placements"][1]["place"] == 2

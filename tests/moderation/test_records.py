@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import registry, services
+from games.kit import registry
 from games.models import Match
+from games.services.actions import action_submit
+from games.services.tables import table_create, table_join, table_start
 from moderation import fair_play
 from moderation.models import FairPlayRecord
 from moderation.services import fair_play_rtt_inflated_record
@@ -54,15 +56,15 @@ def play_match(clock: Clock, a: User, b: User, races: int, players: tuple[Player
     One claim a race: with no other socket open a race is settled at its first claim (a second one
     would be a late grab, not a claim), so each player's every claim is its own `race_claimed`.
     """
-    table = services.table_create(host=a, game="racey", seats=2, options={"rounds": races}, ranked=True)
-    services.table_join(table_id=table.pk, user=b)
-    match = services.table_start(table_id=table.pk, by=a)
+    table = table_create(host=a, game="racey", seats=2, options={"rounds": races}, ranked=True)
+    table_join(table_id=table.pk, user=b)
+    match = table_start(table_id=table.pk, by=a)
     for r in range(races):
         seat = r % 2
-        services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id=f"s{r}")
+        action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id=f"s{r}")
         reaction, credited, line = players[seat](rng)
         clock.advance((reaction + line) / 1000)  # the card reaches the player half a line later, the claim comes back in the other half
-        services.action_submit(match_id=match.pk, seat=seat, action={"kind": "grab"}, action_id=f"g{r}", rtt_ms=credited)
+        action_submit(match_id=match.pk, seat=seat, action={"kind": "grab"}, action_id=f"g{r}", rtt_ms=credited)
         clock.advance(1)
     run_jobs(clock)  # the match's end: ratings, statistics, and the fair-play review
     match.refresh_from_db()

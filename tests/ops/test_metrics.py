@@ -12,8 +12,11 @@ from django.test import Client
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, registry, services
+from games import errors
+from games.kit import registry
 from games.models import Table
+from games.services.actions import action_submit
+from games.services.tables import table_create, table_join, table_start
 from ops import metrics
 from tests.conftest import Clock
 from tests.games.factories import started_table, user
@@ -45,11 +48,11 @@ def test_a_committed_action_is_counted_once_and_a_refused_one_not_at() -> None:
     _, match, _ = started_table(players=2)
     before = committed("tiny")
     card = match.state["hands"][0][0]["id"]
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")
     assert committed("tiny") == before + 1
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")  # the same id again
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="a1")  # the same id again
     with pytest.raises(errors.PlatformError):
-        services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": 10_000}, action_id="a2")
+        action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": 10_000}, action_id="a2")
     assert committed("tiny") == before + 1
     assert 'cardtables_actions_committed_total{game="tiny"' in Client(REMOTE_ADDR="127.0.0.1").get("/metrics").content.decode()
 
@@ -63,16 +66,16 @@ def racey() -> Any:
 
 def test_a_race_claim_is_counted_with_its_compensation(racey: Any, clock: Clock) -> None:
     humans = [user(f"m{i}-{Table.objects.count()}") for i in range(2)]
-    table = services.table_create(host=humans[0], game="racey", seats=2, lag_cap_ms=200)
-    services.table_join(table_id=table.pk, user=humans[1])
-    match = services.table_start(table_id=table.pk, by=humans[0])
+    table = table_create(host=humans[0], game="racey", seats=2, lag_cap_ms=200)
+    table_join(table_id=table.pk, user=humans[1])
+    match = table_start(table_id=table.pk, by=humans[0])
     presence.socket_open(table.pk, humans[1].pk, "ch-m1")
     claims = metrics.value("cardtables_race_claims_total", {"game": "racey"})
     compensated = metrics.value("cardtables_race_compensation_seconds_sum", {"game": "racey"})
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=40)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "show"}, action_id="s1", rtt_ms=40)
     assert metrics.value("cardtables_race_claims_total", {"game": "racey"}) == claims  # not a race kind
     clock.advance(0.3)
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=340)
+    action_submit(match_id=match.pk, seat=0, action={"kind": "grab"}, action_id="g1", rtt_ms=340)
     assert metrics.value("cardtables_race_claims_total", {"game": "racey"}) == claims + 1
     assert metrics.value("cardtables_race_compensation_seconds_sum", {"game": "racey"}) == pytest.approx(compensated + 0.2)  # capped
 

@@ -147,8 +147,7 @@ def test_bad_challenges_are_refused() -> None:
 def test_accepting_after_the_table_started_cancels_the_challenge() -> None:
     ana, bob = user("ana"), user("bob")
     made = api_as(ana).post("/api/challenges/", {"username": "bob", "game": "zwicker", "seats": 2}, format="json").json()
-    from games.services import table_add_bot, table_start
-
+    from games.services.tables import table_add_bot, table_start
     table_add_bot(table_id=made["table"], by=ana)
     table_start(table_id=made["table"], by=ana)
     r = api_as(bob).post(f"/api/challenges/{made['id']}/accept/")

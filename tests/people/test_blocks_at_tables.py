@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_for
 from config.asgi import application
-from games import services
+from games.services.tables import table_create, table_join
 from people.models import Block
 from tests.games.factories import user
 from tests.people.sockets import heard
@@ -28,7 +28,7 @@ def api_as(token: str) -> APIClient:
 @pytest.mark.parametrize("who_blocks", ["host", "joiner"])
 def test_neither_joins_a_table_the_other_hosts(who_blocks: str) -> None:
     ana, bob, cem = user("ana"), user("bob"), user("cem")
-    table = services.table_create(host=ana, game="tiny", seats=3)
+    table = table_create(host=ana, game="tiny", seats=3)
     if who_blocks == "host":
         Block.objects.create(blocker=ana, blocked=bob)
     else:
@@ -37,7 +37,7 @@ def test_neither_joins_a_table_the_other_hosts(who_blocks: str) -> None:
     assert r.status_code == 409 and r.json()["code"] == "blocked" and "block" in r.json()["detail"]
     assert list(table.seat_set.values_list("user__username", flat=True)) == ["ana"]
     assert api_as(token_for(user=cem)).post(f"/api/tables/{table.pk}/join/", {}, format="json").status_code == 200
-    bobs = services.table_create(host=bob, game="tiny", seats=2)
+    bobs = table_create(host=bob, game="tiny", seats=2)
     r = api_as(token_for(user=ana)).post(f"/api/tables/{bobs.pk}/join/", {}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "blocked"
 
@@ -56,9 +56,9 @@ async def _chats(comm: WebsocketCommunicator) -> list[tuple[str, str]]:
 @database_sync_to_async
 def _table_of_three() -> tuple[Any, dict[str, str]]:
     ana, bob, cem = user("ana"), user("bob"), user("cem")
-    table = services.table_create(host=cem, game="tiny", seats=3)
+    table = table_create(host=cem, game="tiny", seats=3)
     for u in (ana, bob):
-        services.table_join(table_id=table.pk, user=u)
+        table_join(table_id=table.pk, user=u)
     Block.objects.create(blocker=ana, blocked=bob)
     return table, {u.username: token_for(user=u) for u in (ana, bob, cem)}
 

@@ -8,8 +8,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import token_for
-from games import services
 from games.models import Match, MatchEvent
+from games.services.actions import action_submit
 from tests.games.factories import started_table
 
 
@@ -29,7 +29,7 @@ def play_tiny_to_the_end(match: Match) -> Match:
             return match
         seat = match.state["turn"]
         card = match.state["hands"][seat][0]["id"]
-        services.action_submit(match_id=match.pk, seat=seat, action={"kind": "play", "card": card}, action_id=f"end-{i}")
+        action_submit(match_id=match.pk, seat=seat, action={"kind": "play", "card": card}, action_id=f"end-{i}")
     raise AssertionError("the tiny game did not end")
 
 

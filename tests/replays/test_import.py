@@ -15,10 +15,10 @@ from django.core.management import CommandError, call_command
 from accounts.models import User
 from accounts.services import bot_user
 from games import errors
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import INSTALLED, get_bot, get_rules
 from games.models import Match, MatchEvent, Snapshot
-from games.registry import INSTALLED, get_bot, get_rules
-from games.services import SNAPSHOT_EVERY
+from games.services.actions import SNAPSHOT_EVERY
 from replays import selectors
 from replays.services import fold_with_snapshots, match_import, snapshots_on_match_finished, snapshots_write
 from tests.replays.replay_support import plain, stored_log, tiny_match

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from accounts.services import bot_user
-from games import services
-from games.engine import fold_all
+from games.kit.engine import fold_all
 from games.models import Match
+from games.services.matches import match_abort
 from replays import api, selectors
 from tests.games.factories import user
 from tests.replays.replay_support import client, plain, play_tiny_to_the_end, stored_log, tiny_match
@@ -58,7 +58,7 @@ def test_every_perspective_is_open_to_everyone_once_over(endpoint: str, ending: 
     if ending == "finished":
         play_tiny_to_the_end(match)
     else:
-        services.match_abort(match_id=match.pk, by=ann)
+        match_abort(match_id=match.pk, by=ann)
     match.refresh_from_db()
     assert match.status == ending
     for c in (client(), client(ann), client(user("late-visitor"))):
@@ -182,7 +182,7 @@ def several() -> dict[str, Any]:
     live, (ann, bob) = tiny_match(players=2)
     finished, (cid, _) = tiny_match(players=2, finish=True)
     aborted, (dan, _) = tiny_match(players=2)
-    services.match_abort(match_id=aborted.pk, by=dan)
+    match_abort(match_id=aborted.pk, by=dan)
     return {"live": live, "finished": finished, "aborted": aborted, "ann": ann, "cid": cid}
 
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from accounts.services import bot_user
-from games import services
-from games.registry import get_rules
+from games.kit.registry import get_rules
+from games.services.matches import match_abort
 from replays import views
 from tests.games.factories import started_table
 from tests.replays.replay_support import tiny_match
@@ -27,7 +27,7 @@ def history() -> dict:
     _, zack, zack_players = started_table(players=3, game="zack")
     finished, (ann, _) = tiny_match(players=2, bots=1, finish=True)
     aborted, (cid, _) = tiny_match(players=2)
-    services.match_abort(match_id=aborted.pk, by=cid)
+    match_abort(match_id=aborted.pk, by=cid)
     return {"zack": zack, "zack_player": zack_players[1], "finished": finished, "ann": ann, "aborted": aborted}
 
 

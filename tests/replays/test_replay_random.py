@@ -27,11 +27,11 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games import services
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.kit.registry import INSTALLED
 from games.models import Match, Snapshot
-from games.registry import INSTALLED
 from games.services import actions
+from games.services.matches import match_abort
 from replays.services import snapshots_write
 from tests.replays.replay_support import client, plain, stored_log
 from tests.support.platform_random import play_through_sockets, random_table
@@ -114,7 +114,7 @@ async def test_replay_of_random_play_matches_live_sockets_and_the_fold(
             # While live nobody sees everything, nor another seat; then the host ends the match and all opens up.
             assert client(humans[0]).get(f"/api/matches/{m.pk}/timeline/?perspective=all").status_code == 403
             assert client(humans[0]).get(f"/api/matches/{m.pk}/state/?perspective=seat:1").status_code == 403
-            services.match_abort(match_id=m.pk, by=humans[0])
+            match_abort(match_id=m.pk, by=humans[0])
             m.refresh_from_db()
         for viewer, (after, events) in received.items():
             assert timeline(m, label(viewer), after, None) == events, f"{slug}: timeline of {label(viewer)} after the end"

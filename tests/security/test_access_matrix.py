@@ -87,9 +87,8 @@ def _row_counts() -> dict[str, int]:
 def _world() -> dict[str, int]:
     """An open table (with a free seat), a finished-able started table, and an open tournament."""
     host = user("host")
-    from games import services
-
-    open_table = services.table_create(host=host, game="tiny", seats=3)
+    from games.services.tables import table_create
+    open_table = table_create(host=host, game="tiny", seats=3)
     table, match, _ = started_table(players=2)
     tournament = bot_tournament("swiss", bots=3, by=host)
     from people.services import challenge_create

@@ -20,8 +20,10 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, services
+from games import errors
 from games.models import ChatMessage, Match, Table
+from games.services.actions import action_submit
+from games.services.chat import chat_post
 from live import wire
 from tests.games.factories import started_table, user
 from tests.games.test_consumers import connect, reload, setup_table
@@ -157,7 +159,7 @@ async def test_a_socket_handshake_with_nul_in_a_header_is_refused() -> None:
 def test_chat_post_refuses_text_the_database_cannot_hold(text: str) -> None:
     table, _, humans = started_table(players=2)
     with pytest.raises(errors.PlatformError) as refused:
-        services.chat_post(table_id=table.pk, user=humans[0], text=text)
+        chat_post(table_id=table.pk, user=humans[0], text=text)
     assert refused.value.code == "bad_message" and refused.value.status == 400
     assert not ChatMessage.objects.exists()
 
@@ -177,7 +179,7 @@ def test_action_submit_refuses_unstorable_ids_and_actions_before_anything_is_app
     _, match, _ = started_table(players=2)
     before = match.seq
     with pytest.raises(errors.PlatformError) as refused:
-        services.action_submit(match_id=match.pk, seat=0, action=action, action_id=action_id)
+        action_submit(match_id=match.pk, seat=0, action=action, action_id=action_id)
     assert refused.value.code == "bad_message"
     match.refresh_from_db()
     assert match.seq == before

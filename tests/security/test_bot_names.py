@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import bot_user
-from games import services
 from games.models import Seat
+from games.services.tables import table_add_bot, table_create
 from tests.games.factories import user
 from tests.tournaments.factories import organiser
 from tournaments import services as tournament_services
@@ -53,8 +53,8 @@ def test_a_person_holding_a_bot_name_is_never_seated_as_that_bot() -> None:
     # As an old database may hold it (or a row written by hand): a person under the bot's name.
     impostor = User.objects.create_user("bot-tiny-normal", password=PASSWORD)
     host = user("host")
-    table = services.table_create(host=host, game="tiny", seats=2)
-    services.table_add_bot(table_id=table.pk, by=host, level="normal")
+    table = table_create(host=host, game="tiny", seats=2)
+    table_add_bot(table_id=table.pk, by=host, level="normal")
     seated = Seat.objects.get(table=table, seat=1).user
     assert seated != impostor and seated.is_bot and (seated.bot_game, seated.bot_level, seated.bot_number) == ("tiny", "normal", 0)
     assert bot_user(slug="tiny", level="normal") == seated  # one bot per identity, found again

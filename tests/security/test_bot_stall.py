@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from games import services, tasks
+from games import tasks
 from games.models import Match, MatchEvent, Seat
+from games.services.actions import action_submit
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table
 from tests.support.manual_queue import MANUAL
@@ -32,7 +33,7 @@ def _run_beat_once(clock: Clock) -> None:
 def test_a_bot_table_whose_plan_was_lost_goes_on_within_seconds(clock: Clock, lost: str) -> None:
     _, match, _ = started_table(players=1, bots=2, options={"turn_seconds": 600})
     card = match.state["hands"][0][0]["id"]
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="mine")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": card}, action_id="mine")
     match.refresh_from_db()
     seq = match.seq
     MANUAL.clear()  # the bot's plan (and the turn timer's countdown) went with the worker or the queue
@@ -62,7 +63,7 @@ def test_a_move_planned_for_a_zombie_seat_is_not_made_once_its_player_is_back(cl
     match.refresh_from_db()
     assert not MatchEvent.objects.filter(match=match, kind="played", seat=0).exists(), "the bot played in their name"
     # Their turn is still theirs to play, with the card they choose.
-    services.action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": mine[-1]}, action_id="back")
+    action_submit(match_id=match.pk, seat=0, action={"kind": "play", "card": mine[-1]}, action_id="back")
     played = MatchEvent.objects.get(match=match, kind="played", seat=0)
     assert played.data["card"]["id"] == mine[-1]
     assert Match.objects.get(pk=match.pk).status == Match.Status.LIVE

@@ -16,9 +16,9 @@ from django.urls import get_resolver
 from django.urls.resolvers import URLResolver
 
 from accounts.models import User
-from games import services
+from games.kit.registry import public_slugs
 from games.models import Match
-from games.registry import public_slugs
+from games.services.tables import table_create
 from moderation.services import moderation_action_take
 from tests.games.factories import started_table, user
 from tests.moderation.factories import staff
@@ -82,7 +82,7 @@ def world() -> dict[str, str]:
     host.save()
     table, match, _ = started_table(players=2)
     Match.objects.filter(pk=match.pk).update(status="finished")
-    open_table = services.table_create(host=host, game="tiny", seats=2)
+    open_table = table_create(host=host, game="tiny", seats=2)
     tournament = bot_tournament("swiss", bots=3, by=host)
     moderation_action_take(by=staff(), username=user("warned").username, action="warn")
     game = sorted(public_slugs())[0]

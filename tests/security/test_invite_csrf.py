@@ -11,8 +11,8 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import Seat, Table
+from games.services.tables import table_create, table_join, table_start
 from tests.games.factories import user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.core]
@@ -27,7 +27,7 @@ def _fresh() -> None:
 
 @pytest.fixture
 def ranked_table() -> Table:
-    return services.table_create(host=user("hostess"), game="tiny", seats=3, ranked=True)
+    return table_create(host=user("hostess"), game="tiny", seats=3, ranked=True)
 
 
 def logged_in(name: str, csrf: bool = True) -> tuple[Client, User]:
@@ -67,11 +67,11 @@ def test_join_from_the_invitation_page_seats_the_visitor(ranked_table: Table) ->
 
 def test_a_full_or_started_table_says_you_will_watch(ranked_table: Table) -> None:
     for name in ("a", "b"):
-        services.table_join(table_id=ranked_table.pk, user=user(name))
+        table_join(table_id=ranked_table.pk, user=user(name))
     browser, late = logged_in("late")
     page = browser.get(f"/invite/{ranked_table.invite_code}/").content.decode()
     assert "This table is full: you can watch as a spectator." in page and 'data-testid="invite-join"' not in page
-    services.table_start(table_id=ranked_table.pk, by=ranked_table.host)
+    table_start(table_id=ranked_table.pk, by=ranked_table.host)
     page = browser.get(f"/invite/{ranked_table.invite_code}/").content.decode()
     assert "This table is already playing: you can join as a spectator" in page
     # A POST anyway (the page open from before) watches too: nothing is taken from the players.

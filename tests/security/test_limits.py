@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import token_for
-from games import services
 from games.models import Table
+from games.services.tables import table_create, table_create_for
 from tests.games.factories import user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.core]
@@ -70,6 +70,6 @@ def test_one_account_hosts_at_most_the_cap_of_open_tables() -> None:
 def test_tables_the_platform_organises_are_not_a_persons_cap() -> None:
     organiser = user("organiser")
     for _ in range(5):
-        services.table_create(host=organiser, game="tiny", seats=2)
-    table = services.table_create_for(organiser=organiser, game="tiny", players=[(None, "easy"), (None, "easy")], start=False)
+        table_create(host=organiser, game="tiny", seats=2)
+    table = table_create_for(organiser=organiser, game="tiny", players=[(None, "easy"), (None, "easy")], start=False)
     assert table.status == Table.Status.OPEN

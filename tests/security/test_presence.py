@@ -21,8 +21,10 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import selectors, services
+from games import selectors
 from games.models import MatchEvent, Seat, Table, TableConnection, WebProcess
+from games.services.presence import presence_sweep, web_process_beat
+from games.services.tables import table_create, table_join, table_leave, table_start
 from live import heartbeat
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import started_table, user
@@ -65,19 +67,19 @@ def db(fn: Callable[..., Any]) -> Callable[..., Any]:
 @pytest.mark.asyncio
 async def test_closing_an_old_socket_of_a_left_seat_does_not_make_its_new_occupant_away(clock: Clock) -> None:
     host, alice, bob = [await db(user)(n) for n in ("host", "alice", "bob")]
-    table = await db(services.table_create)(host=host, game="tiny", seats=2, options={"turn_seconds": 600})
-    await db(services.table_join)(table_id=table.pk, user=alice, seat=1)
+    table = await db(table_create)(host=host, game="tiny", seats=2, options={"turn_seconds": 600})
+    await db(table_join)(table_id=table.pk, user=alice, seat=1)
     alice_socket = await connect(table.pk, await db(token_for)(user=alice))
-    await db(services.table_leave)(table_id=table.pk, user=alice)
-    await db(services.table_join)(table_id=table.pk, user=bob, seat=1)  # bob takes alice's seat number
+    await db(table_leave)(table_id=table.pk, user=alice)
+    await db(table_join)(table_id=table.pk, user=bob, seat=1)  # bob takes alice's seat number
     bob_socket = await connect(table.pk, await db(token_for)(user=bob))
-    await db(services.table_start)(table_id=table.pk, by=host)
+    await db(table_start)(table_id=table.pk, by=host)
 
     await alice_socket.disconnect()  # the attack: alice closes the socket she opened on seat 1
     for _ in range(12):  # a minute: past zombie_seconds (45) with the web process beating
         await db(tick)(clock, SWEEP_S)
         await heartbeat.beat()
-        await db(services.presence_sweep)()
+        await db(presence_sweep)()
         assert not await db(zombie)(table.pk, 1), "bob is connected: no bot plays for him"
         assert await db(connected)(table.pk, 1)
     assert await db(lambda: TableConnection.objects.filter(table=table, user=bob, process_id=heartbeat.PROCESS_ID).exists())()
@@ -86,7 +88,7 @@ async def test_closing_an_old_socket_of_a_left_seat_does_not_make_its_new_occupa
     for _ in range(10):
         await db(tick)(clock, SWEEP_S)
         await heartbeat.beat()
-        await db(services.presence_sweep)()
+        await db(presence_sweep)()
     assert await db(zombie)(table.pk, 1) and not await db(connected)(table.pk, 1)
 
 
@@ -106,7 +108,7 @@ def test_players_of_a_web_process_that_stops_beating_become_zombies_in_time(
         tick(clock, 1)
         presence.beat(alive)  # the crashed process never beats again
         if second % SWEEP_S == 0:
-            services.presence_sweep()
+            presence_sweep()
         if zombied_at is None and zombie(table.pk, 0):
             zombied_at = second
     assert zombied_at is not None, "the crashed process's player was never handed to a bot"
@@ -126,18 +128,18 @@ def test_a_process_that_beats_again_after_a_stall_gives_its_players_their_seats_
     presence.socket_open(table.pk, humans[0].pk, "kept", process=stalled)
     for _ in range(6):
         tick(clock, SWEEP_S)
-        services.presence_sweep()
+        presence_sweep()
     assert zombie(table.pk, 0) and not connected(table.pk, 0)
     # It beats again, with the sockets it holds: rows written back, the seat its player's again.
-    fixed = services.web_process_beat(
+    fixed = web_process_beat(
         process_id=stalled, name="stalled", sockets={"kept": (table.pk, humans[0].pk)}, taken_at=clock.now()
     )
     assert fixed == 1
     assert not zombie(table.pk, 0) and connected(table.pk, 0)
     for _ in range(4):
         tick(clock, 2)
-        services.web_process_beat(process_id=stalled, name="stalled", sockets={"kept": (table.pk, humans[0].pk)}, taken_at=clock.now())
-        services.presence_sweep()
+        web_process_beat(process_id=stalled, name="stalled", sockets={"kept": (table.pk, humans[0].pk)}, taken_at=clock.now())
+        presence_sweep()
     assert not zombie(table.pk, 0)
 
 
@@ -152,8 +154,8 @@ def test_a_close_that_was_not_written_does_not_keep_a_player_present_for_ever(cl
     assert connected(table.pk, 0)
     for _ in range(5):
         tick(clock, 3)
-        services.web_process_beat(process_id=process, name="web", sockets={}, taken_at=clock.now())
-        services.presence_sweep()
+        web_process_beat(process_id=process, name="web", sockets={}, taken_at=clock.now())
+        presence_sweep()
     assert not TableConnection.objects.filter(channel_name="lost-close").exists()
     assert zombie(table.pk, 0)
 
@@ -161,10 +163,10 @@ def test_a_close_that_was_not_written_does_not_keep_a_player_present_for_ever(cl
 @pytest.mark.asyncio
 async def test_a_watcher_who_sits_down_is_present_and_sockets_leave_no_rows() -> None:
     host, carol = await db(user)("host2"), await db(user)("carol")
-    table = await db(services.table_create)(host=host, game="tiny", seats=2)
+    table = await db(table_create)(host=host, game="tiny", seats=2)
     watching = await connect(table.pk, await db(token_for)(user=carol))
     assert await db(lambda: WebProcess.objects.filter(pk=heartbeat.PROCESS_ID).exists())()
-    await db(services.table_join)(table_id=table.pk, user=carol, seat=1)
+    await db(table_join)(table_id=table.pk, user=carol, seat=1)
     assert await db(connected)(table.pk, 1), "the socket she opened as a watcher counts for her seat"
     assert not await db(connected)(table.pk, 0), "the host never opened the table"
     await watching.disconnect()

@@ -31,7 +31,9 @@ from channels.layers import get_channel_layer
 from django.test import RequestFactory
 from django.utils.crypto import salted_hmac
 
-from games import selectors, services
+from games import selectors
+from games.services.chat import chat_post
+from games.services.tables import table_create, table_leave
 from live import broadcast, relay_endpoint
 from live.relay_layer import RelayChannelLayer
 from live.relay_protocol import MESSAGES, RELAY_SALT, SIGNATURE_HEADER, Replays, open_sealed
@@ -192,11 +194,11 @@ def test_every_group_message_the_platform_sends_passes_the_relay(settings: Any, 
     monkeypatch.setattr(RelayChannelLayer, "_post", lambda self, body, signature: sent.append((body, signature)))
 
     table, match, humans = started_table(players=1, bots=1)
-    services.chat_post(table_id=table.pk, user=humans[0], text="hello")
+    chat_post(table_id=table.pk, user=humans[0], text="hello")
     run_jobs(clock, max_jobs=200)  # the bot moves and the timers fire, as in the worker
     host = user("leaver")
-    open_table = services.table_create(host=host, game="tiny", seats=2, options={})
-    services.table_leave(table_id=open_table.pk, user=host)  # lobby.removed
+    open_table = table_create(host=host, game="tiny", seats=2, options={})
+    table_leave(table_id=open_table.pk, user=host)  # lobby.removed
     t = bot_tournament("swiss", 2, table_size=3, rounds=1)
     tournament_services.tournament_register(tournament_id=t.pk, user=user("entrant"))
     tournament_services.tournament_start(tournament_id=t.pk, by=t.organiser)

@@ -27,9 +27,9 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.services import token_for
 from config.asgi import application
-from games import services as game_services
+from games.kit.registry import get_rules
 from games.models import Match, MatchEvent
-from games.registry import get_rules
+from games.services.actions import action_submit
 from tests.games.factories import started_table, user
 from tests.tournaments.factories import organiser
 from tournaments import services
@@ -70,7 +70,7 @@ def play_out(match_id: int) -> None:
     """Its players play the first card of their hand until the match ends; the tournament records it."""
     while (m := Match.objects.get(pk=match_id)).status == Match.Status.LIVE:
         seat = m.state["turn"]
-        game_services.action_submit(match_id=m.pk, seat=seat, action={"kind": "play", "card": m.state["hands"][seat][0]["id"]})
+        action_submit(match_id=m.pk, seat=seat, action={"kind": "play", "card": m.state["hands"][seat][0]["id"]})
     services.tournament_table_finished(match_id=match_id)
 
 

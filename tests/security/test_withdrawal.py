@@ -19,8 +19,8 @@ from channels.testing import WebsocketCommunicator
 from accounts.services import token_for
 from config.asgi import application
 from games import errors
-from games import services as game_services
 from games.models import Match, MatchEvent, Seat
+from games.services.actions import action_submit
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import user
 from tests.support import presence
@@ -76,7 +76,7 @@ def test_a_removed_player_who_comes_back_stays_withdrawn_and_cannot_act(clock: C
     legal = state["hands"][seat.seat][0]["id"]
     before = Match.objects.get(pk=match.pk).seq
     with pytest.raises(errors.PlatformError) as refused:
-        game_services.action_submit(match_id=match.pk, seat=seat.seat, action={"kind": "play", "card": legal}, action_id="mine")
+        action_submit(match_id=match.pk, seat=seat.seat, action={"kind": "play", "card": legal}, action_id="mine")
     assert refused.value.code == "withdrawn"
     assert Match.objects.get(pk=match.pk).seq == before, "nothing applied"
 
@@ -102,7 +102,7 @@ def test_a_no_show_who_comes_is_not_withdrawn_and_takes_the_seat_back(clock: Clo
     assert not seat.zombie
     state = run_until_turn_of(clock, match, seat.seat)
     card = state["hands"][seat.seat][0]["id"]
-    result = game_services.action_submit(match_id=match.pk, seat=seat.seat, action={"kind": "play", "card": card}, action_id="mine")
+    result = action_submit(match_id=match.pk, seat=seat.seat, action={"kind": "play", "card": card}, action_id="mine")
     assert result.seq > 0 and not result.duplicate
     assert TournamentSeat.objects.get(user=seat.user).replaced
 

@@ -33,10 +33,13 @@ from rest_framework.test import APIClient
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, services
-from games.engine import Event, RuleError
+from games import errors
+from games.kit.engine import Event, RuleError
 from games.models import Match
 from games.services import actions
+from games.services.actions import action_submit
+from games.services.matches import match_abort
+from games.services.tables import table_create, table_join, table_start
 from games.zigzag.rules import RULES, SIGNS, partner_of, team_seats
 from tests.games.factories import user
 from tests.support.simulate import harness_action, harness_of, redacted_history
@@ -266,10 +269,10 @@ def _table(name: str, seed: str) -> tuple[int, int, list[Any], list[str]]:
     humans = [user(f"signs{name}{i}") for i in range(4)]
     # min_reaction_ms 0: the script was played by the pure rules without a human floor, and must be
     # accepted here as it was there (its takes come as fast as the script's clock says)
-    table = services.table_create(host=humans[0], game="zigzag", seats=4, options=OPTIONS, min_reaction_ms=0)
+    table = table_create(host=humans[0], game="zigzag", seats=4, options=OPTIONS, min_reaction_ms=0)
     for h in humans[1:]:
-        services.table_join(table_id=table.pk, user=h)
-    match = services.table_start(table_id=table.pk, by=humans[0], seed=seed)
+        table_join(table_id=table.pk, user=h)
+    match = table_start(table_id=table.pk, by=humans[0], seed=seed)
     return table.pk, match.pk, humans, [token_for(user=h) for h in humans]
 
 
@@ -340,7 +343,7 @@ async def test_through_the_socket_and_the_replay_api_opponents_get_the_same_byte
         @database_sync_to_async
         def submit(seat: int | None, action: Any, i: int, match_id: int = match_id) -> int | None:
             try:
-                return services.action_submit(match_id=match_id, seat=seat, action=action, action_id=f"s{i}").seq
+                return action_submit(match_id=match_id, seat=seat, action=action, action_id=f"s{i}").seq
             except errors.PlatformError as e:
                 assert e.code in ("rule", "bad_message"), e.message
                 return None
@@ -368,7 +371,7 @@ async def test_through_the_socket_and_the_replay_api_opponents_get_the_same_byte
                 "seat:1": _replay(match_id, humans[1], "seat:1"),
                 "seat:2": _replay(match_id, humans[2], "seat:2"),
             }
-            services.match_abort(match_id=match_id, by=humans[0])
+            match_abort(match_id=match_id, by=humans[0])
             return out
 
         replays[name] = await read_and_abort()

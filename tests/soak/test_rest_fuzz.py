@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
 from accounts.services import token_for
-from games import services
+from games.services.tables import table_create
 from tests.games.factories import started_table, user
 from tournaments import services as tournament_services
 
@@ -54,7 +54,7 @@ def world(db: Any) -> Iterator[dict[str, Any]]:
     request signals must not close the test's connection inside its transaction.
     """
     host = user("fuzzer")
-    open_table = services.table_create(host=host, game="zack", seats=4)
+    open_table = table_create(host=host, game="zack", seats=4)
     live, match, _ = started_table(players=1, bots=2, game="zack")
     tournament = tournament_services.tournament_create(organiser=host, name="Fuzz cup", game="zack", format="swiss", table_size=4)
     request_started.disconnect(close_old_connections)

@@ -28,10 +28,12 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, services
-from games.engine import fold_all
+from games import errors
+from games.kit.engine import fold_all
+from games.kit.registry import INSTALLED
 from games.models import Match, MatchEvent, PendingTimer, Table
-from games.registry import INSTALLED
+from games.services.actions import action_submit
+from games.services.tables import table_rematch
 from tests.games.factories import started_table
 from tests.support.simulate import Harness, harness_of, random_move, visible_ids
 
@@ -129,7 +131,7 @@ async def one_table(h: Harness, slug: str, seats: int, options: dict[str, Any], 
             if action is None:
                 return True
         try:
-            services.action_submit(match_id=match_id, seat=seat, action=action, action_id=action_id)
+            action_submit(match_id=match_id, seat=seat, action=action, action_id=action_id)
         except errors.PlatformError as e:
             assert e.code in ("rule", "match_over", "bad_message"), e.message
         return True
@@ -137,7 +139,7 @@ async def one_table(h: Harness, slug: str, seats: int, options: dict[str, Any], 
     @database_sync_to_async
     def rematch() -> int:
         t = Table.objects.get(pk=table.pk)
-        return services.table_rematch(table_id=t.pk, by=humans[0]).pk
+        return table_rematch(table_id=t.pk, by=humans[0]).pk
 
     matches = [match.pk]
     for round_no in range(2):

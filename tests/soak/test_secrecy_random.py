@@ -19,8 +19,8 @@ import random
 
 import pytest
 
-from games.engine import RuleError, Rules
-from games.registry import INSTALLED
+from games.kit.engine import RuleError, Rules
+from games.kit.registry import INSTALLED
 from tests.support.simulate import harness_of, play_random
 
 MATCHES = int(os.environ.get("SOAK_RANDOM_MATCHES", "1000"))

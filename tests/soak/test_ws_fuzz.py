@@ -35,9 +35,9 @@ from hypothesis import strategies as st
 
 from accounts.services import token_for
 from config.asgi import application
-from games.engine import BotContext, fold_all
+from games.kit.engine import BotContext, fold_all
+from games.kit.registry import INSTALLED, get_bot
 from games.models import Match, MatchEvent
-from games.registry import INSTALLED, get_bot
 from games.selectors import events_between, redact_for
 from tests.games.factories import started_table
 from tests.support.simulate import harness_action, harness_of

@@ -1,4 +1,4 @@
-"""The statistics contract (games/figures.py): every game brings its own extractor and figures through
+"""The statistics contract (games/kit/figures.py): every game brings its own extractor and figures through
 the registry, so the platform names no game's event kinds and a fifth game needs no platform change."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from games import registry
-from games.figures import NO_STATS, Event, GameStats, SeatFigures, count, median
+from games.kit import registry
+from games.kit.figures import NO_STATS, Event, GameStats, SeatFigures, count, median
 from stats.figures import figures, match_figures, tally_add_match, tally_empty
 from tests.support.tinygame import RULES as TINY
 

@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 from accounts.services import bot_user
-from games import services
 from games.models import Match
+from games.services.tables import table_create_for
 from stats import rating_services, ratings
 from stats.models import MatchStats, PlayerGameStats, Rating, RatingChange
 from stats.tasks import match_finished
@@ -33,7 +33,7 @@ def snapshot() -> tuple[list[tuple], list[tuple]]:
 
 def test_a_ranked_match_is_rated_and_counted_by_the_task_at_its_end(clock) -> None:
     ada, bea = user("ada"), user("bea")
-    table = services.table_create_for(
+    table = table_create_for(
         organiser=ada, game="tiny", players=[(ada, ""), (bea, ""), (None, "easy")], options={"hand": 2, "turn_seconds": 1}, ranked=True
     )
     run_jobs(clock)
@@ -55,7 +55,7 @@ def test_a_ranked_match_is_rated_and_counted_by_the_task_at_its_end(clock) -> No
 
 def test_casual_and_aborted_matches_change_no_rating(clock) -> None:
     ada, bea = user("ada"), user("bea")
-    services.table_create_for(organiser=ada, game="tiny", players=[(ada, ""), (bea, "")], options={"hand": 1, "turn_seconds": 1})
+    table_create_for(organiser=ada, game="tiny", players=[(ada, ""), (bea, "")], options={"hand": 1, "turn_seconds": 1})
     run_jobs(clock)
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
     assert PlayerGameStats.objects.get(user=bea, game="tiny").tally["played"] == 1  # statistics count casual play

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts.services import bot_user
-from games.registry import get_bot, get_rules
+from games.kit.registry import get_bot, get_rules
 from stats import services as stats_services
 from stats.figures import figures, match_figures, tally_add_seat, tally_empty
 from stats.models import GameStats, MatchStats, PlayerGameStats

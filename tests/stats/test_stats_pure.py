@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.registry import get_bot, get_rules
+from games.kit.registry import get_bot, get_rules
 from stats.figures import (
     figures,
     first_player,

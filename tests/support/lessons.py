@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.learning import GAP_MS, DeckOrder, Table, frames, script_of
+from games.first_hour.learning import GAP_MS, DeckOrder, Table, frames, script_of
 from tests.support.simulate import HarnessChecks, harness_of
 
 

@@ -20,8 +20,9 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from accounts.services import token_for
 from config.asgi import application
-from games import errors, services
+from games import errors
 from games.models import Match
+from games.services.actions import action_submit
 from tests.games.factories import started_table
 from tests.support.simulate import Harness, random_move
 
@@ -65,7 +66,7 @@ def random_step(h: Harness, match: Match, rng: random.Random, action_id: str) ->
     if action is None:
         return
     try:
-        services.action_submit(match_id=m.pk, seat=seat, action=action, action_id=action_id)
+        action_submit(match_id=m.pk, seat=seat, action=action, action_id=action_id)
     except errors.PlatformError as e:
         assert e.code in ("rule", "match_over", "bad_message"), e.message
 

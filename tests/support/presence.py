@@ -6,8 +6,8 @@ import uuid
 
 from django.utils import timezone
 
-from games import services
 from games.models import WebProcess
+from games.services.presence import presence_close, presence_open
 
 PROCESS = uuid.UUID(int=1)  # "the" web process of a test
 
@@ -19,8 +19,8 @@ def beat(process: uuid.UUID = PROCESS) -> None:
 
 def socket_open(table_id: int, user_id: int, channel: str, process: uuid.UUID = PROCESS) -> None:
     beat(process)
-    services.presence_open(table_id=table_id, user_id=user_id, channel_name=channel, process_id=process)
+    presence_open(table_id=table_id, user_id=user_id, channel_name=channel, process_id=process)
 
 
 def socket_close(table_id: int, user_id: int, channel: str) -> None:
-    services.presence_close(table_id=table_id, user_id=user_id, channel_name=channel)
+    presence_close(table_id=table_id, user_id=user_id, channel_name=channel)

@@ -2,7 +2,7 @@
 
 `show` opens a race (any seat, not a race itself); `grab` is the race action
 (`races = {"grab"}`), judged with the `Timing` the platform passes, through
-the race helpers (`games.races`) exactly as the real games use them: `race_claimed`
+the race helpers (`games.kit.races`) exactly as the real games use them: `race_claimed`
 at once, `race_settled` when no seat could still be faster (at once, or by
 the `race:<id>` timer, or lazily by the next action). Each event says whether
 decide was given a Timing, so a test can tell what the platform passed.
@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import races
-from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, timer_event
+from games.kit import races
+from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, timer_event
 
 
 class RaceRules(GameRules):

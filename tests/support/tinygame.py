@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import BotContext, BotMove, Event, Option, RuleError, event, resolve_options, timer_event
-from games.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned
+from games.kit.engine import BotContext, BotMove, Event, Option, RuleError, event, resolve_options, timer_event
+from games.kit.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned
 from tests.support.simulate import Harness
 
 
@@ -67,7 +67,7 @@ class TinyRules:
             s["centre"] = [d["card"], *s["centre"]]
         elif kind == "finished":
             s["over"] = d["outcome"]
-        elif kind == RESIGNED:  # the platform's leaving, kept with the kit's helpers (games/resignation.py)
+        elif kind == RESIGNED:  # the platform's leaving, kept with the kit's helpers (games/kit/resignation.py)
             s = fold_resigned(s, e["seat"])
         if s["over"] is not None and s.get("resigned"):
             s["over"] = place_resigned(s["over"], s["resigned"], len(s["hands"]))

@@ -10,8 +10,8 @@ from itertools import combinations
 import pytest
 from django.utils import timezone
 
-from games import services as game_services
 from games.models import Match, MatchEvent, Seat, Table
+from games.services.matches import match_abort
 from tests.conftest import Clock, run_jobs
 from tests.games.factories import user
 from tests.support import presence
@@ -254,7 +254,7 @@ def test_an_aborted_table_is_noticed_by_the_watchdog_and_everyone_shares(clock: 
     t = bot_tournament("swiss", 4, table_size=2, rounds=2, options={"hand": 8})
     services.tournament_start(tournament_id=t.pk, by=t.organiser)
     tt = TournamentTable.objects.filter(round__tournament=t).first()
-    game_services.match_abort(match_id=tt.match_id, by=t.organiser)  # fires no match-finished hook
+    match_abort(match_id=tt.match_id, by=t.organiser)  # fires no match-finished hook
     t = run(t, clock)
     assert t.status == Tournament.Status.FINISHED
     tt.refresh_from_db()

@@ -9,8 +9,9 @@ import pytest
 
 from accounts.models import User
 from games import errors
-from games import services as game_services
 from games.models import Match, Seat, Table
+from games.services.presence import presence_open
+from games.services.tables import table_leave
 from tests.conftest import run_jobs
 from tests.tournaments.factories import bot_tournament, organiser
 from tournaments import services
@@ -31,7 +32,7 @@ def started(game: str = "tiny", people: int = 1, no_show: int = 120) -> tuple[li
 
 
 def arrive(table_id: int, user: User) -> None:
-    game_services.presence_open(table_id=table_id, user_id=user.pk, channel_name=f"c-{uuid.uuid4()}", process_id=uuid.uuid4())
+    presence_open(table_id=table_id, user_id=user.pk, channel_name=f"c-{uuid.uuid4()}", process_id=uuid.uuid4())
 
 
 def test_nothing_plays_before_the_grace_then_the_match_is_dealt(clock, settings) -> None:
@@ -72,7 +73,7 @@ def test_a_player_cannot_leave_a_tournament_table_waiting_for_its_deal(clock, se
     settings.TOURNAMENT_SEAT_GRACE_SECONDS = 60
     (tt,), (ann,) = started()
     with pytest.raises(errors.PlatformError) as e:
-        game_services.table_leave(table_id=tt.table_id, user=ann)
+        table_leave(table_id=tt.table_id, user=ann)
     assert e.value.status == 409
     assert Seat.objects.filter(table_id=tt.table_id, user=ann).exists()
 

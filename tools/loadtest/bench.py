@@ -6,7 +6,7 @@ processes), seats real WebSocket clients at N tables (through the REST calls
 of PROTOCOL.md: `POST /api/tables/`, `join`, `start`, `?token=` sockets, the
 players of a table spread over the web processes), and lets them play real
 games: each table's next move is the earliest one its seats' own bots plan
-(`games.registry.get_bot(slug).choose` on each socket's view and history),
+(`games.kit.registry.get_bot(slug).choose` on each socket's view and history),
 sent at `--rate` actions per second per table, one action in flight per
 table. Finished matches are followed by a rematch.
 

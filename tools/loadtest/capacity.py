@@ -253,14 +253,16 @@ QUERIES_SCRIPT = """
 import time, uuid
 from django.utils import timezone
 from accounts.models import User
-from games import selectors, services
+from games import selectors
+from games.services.presence import presence_rtt_set
+from games.services.tables import table_create, table_join, table_start
 from games.models import Table, TableConnection, WebProcess
 
 users = [User.objects.create_user(f"q{i}-{uuid.uuid4().hex[:6]}", password="!") for i in range(4)]
-table = services.table_create(host=users[0], game="zack", seats=4, options={})
+table = table_create(host=users[0], game="zack", seats=4, options={})
 for u in users[1:]:
-    services.table_join(table_id=table.pk, user=u)
-services.table_start(table_id=table.pk, by=users[0])
+    table_join(table_id=table.pk, user=u)
+table_start(table_id=table.pk, by=users[0])
 process = WebProcess.objects.create(id=uuid.uuid4(), seen_at=timezone.now())
 channels = [f"q-{uuid.uuid4().hex}" for _ in users]
 for u, c in zip(users, channels):
@@ -277,7 +279,7 @@ cases = [
     ("table message payload, ORM (3 queries)", orm_payload),
     ("table message payload, one query (selectors.table_payload_or_none)", lambda: selectors.table_payload_or_none(table.pk)),
     ("round trip stored, ORM update", orm_rtt),
-    ("round trip stored, by hand (services.presence_rtt_set)", lambda: services.presence_rtt_set(channel_name=channels[0], rtt_ms=32)),
+    ("round trip stored, by hand (presence_rtt_set)", lambda: presence_rtt_set(channel_name=channels[0], rtt_ms=32)),
 ]
 for turn in range(2):
     for name, fn in cases:
@@ -297,7 +299,7 @@ def run_queries(args: argparse.Namespace) -> None:
 
 
 def run_rates(args: argparse.Namespace) -> None:
-    from games.registry import INSTALLED, get_bot, get_rules
+    from games.kit.registry import INSTALLED, get_bot, get_rules
     from tools.sim import play_bots
 
     for slug in INSTALLED:

@@ -7,7 +7,7 @@ it consecutively, remembers when each seq arrived (for latency), answers an
 next web process after a crash and asks `sync` for what it missed.
 
 A `BotPlayer` decides moves for the seats of one table with the game's own
-pure bot (`games.registry.get_bot(slug).choose`) from what those sockets saw.
+pure bot (`games.kit.registry.get_bot(slug).choose`) from what those sockets saw.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import orjson
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from games.engine import BotContext
-from games.registry import get_bot
+from games.kit.engine import BotContext
+from games.kit.registry import get_bot
 
 _ids = itertools.count(1)
 SYNC_FROM_START_LIMIT = 500  # the consumer answers a longer sync with a hello

@@ -33,9 +33,9 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, connection
 from django.test import Client, override_settings
 
-from games.engine import BotContext, BotMove
+from games.kit.engine import BotContext, BotMove
+from games.kit.registry import get_bot, get_rules
 from games.models import Match, Snapshot
-from games.registry import get_bot, get_rules
 from replays.selectors import export_document
 from replays.services import match_import, snapshots_write
 from tools.sim import play_bots

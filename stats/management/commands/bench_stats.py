@@ -31,8 +31,8 @@ from django.test import Client, override_settings
 from django.utils import timezone
 
 from accounts.models import User
+from games.kit.registry import get_bot, get_rules
 from games.models import Match, MatchEvent, MatchPlayer
-from games.registry import get_bot, get_rules
 from stats import rating_services, ratings
 from stats import services as stats_services
 from stats.models import MatchStats, PlayerGameStats, Rating, RatingChange

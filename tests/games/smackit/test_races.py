@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import RuleError, Timing, fold_all
-from games.races import settle_at
+from games.kit.engine import RuleError, Timing, fold_all
+from games.kit.races import settle_at
 from games.smackit.bot import BOT, LEVELS
 from games.smackit.rules import DECK, RULES
 from tests.games.race_checks import check_settled_races

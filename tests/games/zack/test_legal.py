@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import RuleError, State
-from games.races import settle_at
+from games.kit.engine import RuleError, State
+from games.kit.races import settle_at
 from games.zack.rules import COLOURS, RULES
 from tests.games.zack.harness import HARNESS
 from tests.support.simulate import play_random

@@ -1,7 +1,7 @@
 """ZIGZAG's beginner help `hand_hint`: off by default, on only where asked, never in ranked play.
 
 Naming the class of one's own hand is the skill ZIGZAG tests, so the view says it only with the
-option; the platform turns it off for a ranked match whatever the table asked (games.services
+option; the platform turns it off for a ranked match whatever the table asked (games.services.matches
 `_match_options`, from `RULES.unranked_off`), so a ranked player never gets help the others lack.
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.engine import fold_all
+from games.kit.engine import fold_all
+from games.services.tables import table_create, table_join, table_start
 from games.zigzag.rules import RULES
 from tests.games.factories import user
 from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, table
@@ -37,10 +37,10 @@ def test_ranked_play_forces_the_hint_off() -> None:
 
 def _start(ranked: bool, name: str) -> dict[str, Any]:
     humans = [user(f"hint{name}{i}") for i in range(4)]
-    t = services.table_create(host=humans[0], game="zigzag", seats=4, options={"hand_hint": True}, ranked=ranked)
+    t = table_create(host=humans[0], game="zigzag", seats=4, options={"hand_hint": True}, ranked=ranked)
     for h in humans[1:]:
-        services.table_join(table_id=t.pk, user=h)
-    match = services.table_start(table_id=t.pk, by=humans[0])
+        table_join(table_id=t.pk, user=h)
+    match = table_start(table_id=t.pk, by=humans[0])
     return match.options
 
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import RuleError, Timing, fold_all
-from games.races import settle_at
+from games.kit.engine import RuleError, Timing, fold_all
+from games.kit.races import settle_at
 from games.zigzag.rules import RULES
 from tests.games.zigzag.race_driver import play_random_timed
 from tests.games.zigzag.zigzag_helpers import (

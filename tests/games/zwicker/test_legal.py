@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import TIMER, RuleError, is_int
-from games.races import settle_at
+from games.kit.engine import TIMER, RuleError, is_int
+from games.kit.races import settle_at
 from games.zwicker.rules import MAX_MATCH, RANK_OF, RULES, ZwickerRules
 from tests.games.zwicker.harness import HARNESS
 from tests.games.zwicker.zwicker_helpers import act, table

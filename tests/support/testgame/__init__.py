@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games import registry
+from games.kit import registry
 
 FOLDER = Path(__file__).resolve().parent
 SLUG = "tally"

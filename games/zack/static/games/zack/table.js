@@ -431,7 +431,7 @@ export function createRenderer(root, ctx) {
         el("tbody", {}, ...rows)));
   }
 
-  // The outcome's winner: the seat that emptied its pile, unless its player resigned (placed last: games/resignation.py).
+  // The outcome's winner: the seat that emptied its pile, unless its player resigned (placed last: games/kit/resignation.py).
   function winnerSeat() {
     const w = view.outcome && view.outcome.winners;
     return w && w.length ? w[0] : view.winner;

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from games.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned, resigned_seats
+from games.kit.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned, resigned_seats
 
 Event = dict[str, Any]
 State = Any
@@ -133,7 +133,7 @@ class Timing:
                 tables with `lag_cap_ms` 0).
     min_reaction_ms: the table's human floor (PROTOCOL "Fair play"): a claim
                 judged sooner than this after its card was shown is an
-                anticipation and never wins (`games.races`); 0 switches it off.
+                anticipation and never wins (`games.kit.races`); 0 switches it off.
     """
 
     arrival_ms: int
@@ -297,7 +297,7 @@ class GameRules:
     ) -> list[Event]:
         """Turn one action into the facts it causes; RuleError (nothing changed) only for the impossible."""
         kind = self.check_action(state, seat, action, now_ms)
-        if kind == RESIGN:  # the platform's, in every game (games/resignation.py); the game's races wait
+        if kind == RESIGN:  # the platform's, in every game (games/kit/resignation.py); the game's races wait
             return [event(RESIGNED, action["seat"])]
         if kind in self.races:
             timing = self.check_timing(state, timing, now_ms)

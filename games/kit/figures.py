@@ -1,7 +1,7 @@
 """The contract of a game's statistics (pure, no Django): what `games/<slug>/stats.py` provides.
 
 Each game's folder holds `stats.py` defining `STATS`, a `GameStats`, found through
-`games.registry.get_stats(slug)`, so a fifth game brings its own figures and the
+`games.kit.registry.get_stats(slug)`, so a fifth game brings its own figures and the
 platform (the `stats` app) never names a game's event kinds:
 
 - `extract(events, per_seat, outcome)` reads one finished match's log (the stored

@@ -31,7 +31,7 @@ its failure does not undo the action (Django's `robust=True`). Inside an
 SQLite, it is Django's `atomic` and `on_commit`, as before.
 
 **One message when this process committed the match's last action** (the fast
-path, `fast_commit`, with games/match_cache.py): `BEGIN`, a guard that locks
+path, `fast_commit`, with games/services/match_cache.py): `BEGIN`, a guard that locks
 the row and updates it only if it still holds the cached seq and state, the
 writes and `COMMIT`. A guard that finds the match changed raises on purpose,
 PostgreSQL skips the rest of the message, and `services.action_submit` decides
@@ -229,7 +229,7 @@ class ConflictError(Exception):
     """The fast path's guard found the match not as cached (or the action id already used): nothing was written."""
 
 
-# The row lock and the guard of the fast path (games/match_cache.py): the row is locked and updated
+# The row lock and the guard of the fast path (games/services/match_cache.py): the row is locked and updated
 # only if it still holds the cached seq and state (jsonb equality with the text this process wrote),
 # is live, and the acting seat's player was not withdrawn. Otherwise `1 / 0` raises, and PostgreSQL
 # skips every statement after it in the message: nothing is written. The second column is whether a

@@ -24,11 +24,15 @@ from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils import timezone
 
-from games import errors, selectors, services, socket_policy, spectator_syncs
+from games import errors, selectors
 from games.deals import deal_played_elsewhere
-from games.latency import RttEstimator
+from games.kit.latency import RttEstimator
+from games.kit.registry import get_rules
 from games.models import Match, Table
-from games.registry import get_rules
+from games.services.actions import SubmitResult, action_submit, action_submit_cached, now_ms
+from games.services.chat import chat_post
+from games.services.presence import presence_close, presence_open, presence_rtt_set, presence_rtt_set_async
+from games.socket import policy, spectator_syncs
 from live import async_db, eager, heartbeat, local_sockets, sessions, transport_rtt, wire
 from live.broadcast import LOBBY_GROUP, table_group
 from live.lean_queue import LeanQueue
@@ -183,7 +187,7 @@ class TableConsumer(PlatformConsumer):
         self.last_seq = 0
         self.blind = False  # a watcher of a deal another table still plays sees nothing of it (games.deals)
         self.game = ""
-        self.budget = socket_policy.MessageBudget(self.scope)
+        self.budget = policy.MessageBudget(self.scope)
         self.present_as: int | None = None  # the user this socket makes present at the table
         self.rtt = RttEstimator(unbounded_cap_ms=settings.RTT_UNBOUNDED_CAP_MS)
         # Fair play: the transport's round trip bounds the pongs' (live/transport_rtt.py); None: nothing vouches
@@ -328,7 +332,7 @@ class TableConsumer(PlatformConsumer):
         self.present_as = self.user.pk
         await heartbeat.opened(self.channel_name, self.table_id, self.user.pk)
         try:
-            await database_sync_to_async(services.presence_open)(
+            await database_sync_to_async(presence_open)(
                 table_id=self.table_id, user_id=self.user.pk, channel_name=self.channel_name, process_id=heartbeat.PROCESS_ID
             )
         except Exception:  # noqa: BLE001 - the socket works; the process's next heartbeat writes the row
@@ -344,7 +348,7 @@ class TableConsumer(PlatformConsumer):
         if self.present_as is not None:
             heartbeat.closed(self.channel_name)
             try:
-                await database_sync_to_async(services.presence_close)(
+                await database_sync_to_async(presence_close)(
                     table_id=self.table_id, user_id=self.present_as, channel_name=self.channel_name
                 )
             except Exception:  # noqa: BLE001 - the next heartbeat closes the row it no longer holds
@@ -355,12 +359,12 @@ class TableConsumer(PlatformConsumer):
     async def send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=wire.dumps(message))
 
-    async def refuse(self, refusal: socket_policy.Refusal) -> None:
-        """Answer with one `error` frame (games/socket_policy.py says what and how it reads)."""
-        await self.send_json(socket_policy.error_frame(self.scope, refusal))
+    async def refuse(self, refusal: policy.Refusal) -> None:
+        """Answer with one `error` frame (games/socket/policy.py says what and how it reads)."""
+        await self.send_json(policy.error_frame(self.scope, refusal))
 
     async def error(self, code: str, message: str, action_id: Any = None, **extra: Any) -> None:
-        await self.refuse(socket_policy.Refusal(code, message, action_id, extra))
+        await self.refuse(policy.Refusal(code, message, action_id, extra))
 
     @database_sync_to_async
     def _hello(self) -> dict[str, Any] | None:
@@ -381,7 +385,7 @@ class TableConsumer(PlatformConsumer):
             if self.blind:
                 payload["deal_secret"] = True  # an extension: the table opens when its twin tables end
             payload["match"] = match.pk
-            payload["now_ms"] = services.now_ms(match)  # match time now, for countdowns drawn from a view
+            payload["now_ms"] = now_ms(match)  # match time now, for countdowns drawn from a view
         return payload
 
     @database_sync_to_async
@@ -515,13 +519,13 @@ class TableConsumer(PlatformConsumer):
             await self._receive(text_data, bytes_data)
         except Exception:  # noqa: BLE001 - a consumer never dies of a message
             log.exception("unexpected error handling a message on table %s", self.table_id)
-            await self.refuse(dataclasses.replace(socket_policy.SERVER_ERROR, action_id=self.answering))
+            await self.refuse(dataclasses.replace(policy.SERVER_ERROR, action_id=self.answering))
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         if self.session_gone:
             return  # closing with 4401: whatever it still sent does nothing
-        message = socket_policy.read_frame(text_data, bytes_data)
-        if isinstance(message, socket_policy.Refusal):
+        message = policy.read_frame(text_data, bytes_data)
+        if isinstance(message, policy.Refusal):
             await self.refuse(message)
             return
         kind = message["type"]
@@ -529,7 +533,7 @@ class TableConsumer(PlatformConsumer):
         if kind == "pong" and self._pong(message, time.monotonic()):
             return  # the answer to one of our own pings costs the client nothing of its message budget
         if not self.budget.take():
-            await self.refuse(dataclasses.replace(socket_policy.RATE_LIMITED, action_id=self.answering))
+            await self.refuse(dataclasses.replace(policy.RATE_LIMITED, action_id=self.answering))
             return
         if kind == "act":
             await self._act(message)
@@ -540,10 +544,10 @@ class TableConsumer(PlatformConsumer):
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "pong":
-            if (refusal := socket_policy.pong_refusal(message)) is not None:
+            if (refusal := policy.pong_refusal(message)) is not None:
                 await self.refuse(refusal)
         else:
-            await self.refuse(socket_policy.unknown_type(kind))
+            await self.refuse(policy.unknown_type(kind))
 
     # --- round trips (Fair races) ------------------------------------------------
 
@@ -605,9 +609,9 @@ class TableConsumer(PlatformConsumer):
         """Write the estimate where every web process reads it (table payload, other seats' races)."""
         try:
             if async_db.enabled():
-                changed = await services.presence_rtt_set_async(channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id)
+                changed = await presence_rtt_set_async(channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id)
             else:
-                changed = await database_sync_to_async(services.presence_rtt_set)(
+                changed = await database_sync_to_async(presence_rtt_set)(
                     channel_name=self.channel_name, rtt_ms=rtt_ms, table_id=self.table_id
                 )
         except Exception:  # noqa: BLE001 - the next change is written again
@@ -618,14 +622,14 @@ class TableConsumer(PlatformConsumer):
             self.rtt.stored_ms = rtt_ms
 
     async def _act(self, message: dict[str, Any]) -> None:
-        if (refusal := socket_policy.act_refusal(message, match_id=self.match_id, seat=self.seat)) is not None:
+        if (refusal := policy.act_refusal(message, match_id=self.match_id, seat=self.seat)) is not None:
             await self.refuse(refusal)
             return
         action_id, action = message.get("id"), message.get("action")
         try:
             result = await self._submit(action, action_id)
         except errors.PlatformError as e:
-            await self.refuse(socket_policy.Refusal.of(e, action_id))
+            await self.refuse(policy.Refusal.of(e, action_id))
             return
         if result.seq > self.last_seq:
             # Deliver our own events before the ack, even if the group message is late:
@@ -638,29 +642,29 @@ class TableConsumer(PlatformConsumer):
         await self.send_json({"type": "ack", "id": action_id, "seq": result.seq})
         metrics.action_acked(seconds=time.monotonic() - self.received_at)
 
-    async def _submit(self, action: dict[str, Any], action_id: str) -> services.SubmitResult:
+    async def _submit(self, action: dict[str, Any], action_id: str) -> SubmitResult:
         """The fast path on this event loop when it can decide (live/async_db.py), else a database thread."""
         assert self.match_id is not None and self.seat is not None
         on_loop = async_db.enabled()
         if on_loop:
-            result = await services.action_submit_cached(
+            result = await action_submit_cached(
                 match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
                 received_at=self.received_wall, channel=self.channel_name,
             )
             if result is not None:
                 return result
-        return await database_sync_to_async(services.action_submit)(
+        return await database_sync_to_async(action_submit)(
             match_id=self.match_id, seat=self.seat, action=action, action_id=action_id, rtt_ms=self.rtt.estimate_ms,
             received_at=self.received_wall, checked=True, hold_timers=True, cache=not on_loop,
         )
 
     async def _resync(self, message: dict[str, Any]) -> None:
-        if (refusal := socket_policy.sync_refusal(message, match_id=self.match_id)) is not None:
+        if (refusal := policy.sync_refusal(message, match_id=self.match_id)) is not None:
             await self.refuse(refusal)
             return
         since = message["since"]
         if self.seat is None and not self.blind:
-            spectator_syncs.ask(self, since)  # from memory, coalesced, behind the players (games/spectator_syncs.py)
+            spectator_syncs.ask(self, since)  # from memory, coalesced, behind the players (games/socket/spectator_syncs.py)
             return
         seq = await database_sync_to_async(lambda: Match.objects.values_list("seq", flat=True).get(pk=self.match_id))()
         if seq - since > SYNC_LIMIT or since > seq:
@@ -676,13 +680,13 @@ class TableConsumer(PlatformConsumer):
             await self.send_json({"type": "events", "events": [], "seq": self.last_seq, "view": view})
 
     async def _chat(self, message: dict[str, Any]) -> None:
-        if (refusal := socket_policy.chat_refusal(self.user)) is not None:
+        if (refusal := policy.chat_refusal(self.user)) is not None:
             await self.refuse(refusal)
             return
         try:
-            await database_sync_to_async(services.chat_post)(table_id=self.table_id, user=self.user, text=message.get("text"))
+            await database_sync_to_async(chat_post)(table_id=self.table_id, user=self.user, text=message.get("text"))
         except errors.PlatformError as e:
-            await self.refuse(socket_policy.Refusal(e.code, e.message))
+            await self.refuse(policy.Refusal(e.code, e.message))
 
 
 class ReadOnlyConsumer(PlatformConsumer):
@@ -690,7 +694,7 @@ class ReadOnlyConsumer(PlatformConsumer):
     `bad_message`. Its frames are read by the same loader as the table socket's (live/wire.py)."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=wire.dumps(socket_policy.read_only_reply(text_data, bytes_data)))
+        await self.send(text_data=wire.dumps(policy.read_only_reply(text_data, bytes_data)))
 
 
 class LobbyConsumer(ReadOnlyConsumer):

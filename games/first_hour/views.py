@@ -1,6 +1,6 @@
 """The guided first match page (`/games/<slug>/learn/`, PROTOCOL.md "Pages and operations"). Thin.
 
-The frames come from `games.learning.lesson` (the game's scripted match,
+The frames come from `games.first_hour.learning.lesson` (the game's scripted match,
 folded through its rules); this view only translates the words, names the
 seats and hands everything to the page as JSON (no inline script).
 """
@@ -14,9 +14,9 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import gettext
 
-from games.learning import lesson, script_of
+from games.first_hour.learning import lesson, script_of
+from games.kit.registry import get_rules, public_slugs
 from games.models import MatchPlayer
-from games.registry import get_rules, public_slugs
 
 
 def lesson_offered(*, user: Any) -> bool:

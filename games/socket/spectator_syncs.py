@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games import selectors
+from games.kit.registry import get_rules
 from games.models import Match
-from games.registry import get_rules
 from live import wire
 from live.loop import database_sync_to_async
 

@@ -9,12 +9,12 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from games.engine import Bot, Rules
-from games.figures import NO_STATS, GameStats
+from games.kit.engine import Bot, Rules
+from games.kit.figures import NO_STATS, GameStats
 from games.kit.texts import NO_TEXTS, GameTexts
 
 INSTALLED: tuple[str, ...] = ("zack", "zwicker", "zigzag", "smackit")
-GAMES_DIR = Path(__file__).resolve().parent
+GAMES_DIR = Path(__file__).resolve().parent.parent
 
 _extra_rules: dict[str, Rules] = {}
 _extra_bots: dict[str, Bot] = {}

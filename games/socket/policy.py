@@ -1,6 +1,6 @@
 """What a socket accepts and how it refuses: the one place for its input and error policy.
 
-The consumers (games/consumers.py) translate frames into service calls and
+The consumers (games/socket/consumers.py) translate frames into service calls and
 results into frames; what a frame must look like, how many a socket may send,
 which refusal answers what and how a refusal reads live here. Bad input never
 crashes a socket and never goes unanswered: every refusal is one `error` frame
@@ -14,7 +14,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import error_texts, errors, services
+from games import error_texts, errors
+from games.services.actions import MAX_ACTION_ID, action_check
 from live import socket_limits, wire
 
 
@@ -96,12 +97,12 @@ class MessageBudget:
 
 
 def act_refusal(message: dict[str, Any], *, match_id: int | None, seat: int | None) -> Refusal | None:
-    """Whether an `act` frame may go to the services at all: its shape (services.action_check), a match, a seat."""
+    """Whether an `act` frame may go to the services at all: its shape (action_check), a match, a seat."""
     action_id, action = message.get("id"), message.get("action")
     try:  # the one shape check, here on the loop; the thread only applies
-        services.action_check(action=action, action_id=action_id, id_required=True)
+        action_check(action=action, action_id=action_id, id_required=True)
     except errors.PlatformError as e:
-        valid_id = isinstance(action_id, str) and 0 < len(action_id) <= services.MAX_ACTION_ID
+        valid_id = isinstance(action_id, str) and 0 < len(action_id) <= MAX_ACTION_ID
         return Refusal(e.code, e.message, action_id if valid_id else None)
     if match_id is None:
         return Refusal("no_match", "this table has no match yet", action_id)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 
-from games import action_sql, errors, match_cache, services
+from games import errors
+from games.services import action_sql, match_cache
+from games.services.timers import timer_fire, timer_stale_cached
 from live import async_db
 
 log = logging.getLogger(__name__)
@@ -24,7 +26,7 @@ def stale_at(*, match_id: int, timer_id: str, armed_seq: int) -> int | None:
     """From this process's cache, only where the fast path runs (the cache is filled there alone)."""
     if not async_db.enabled():
         return None
-    return services.timer_stale_cached(match_id=match_id, timer_id=timer_id, armed_seq=armed_seq)
+    return timer_stale_cached(match_id=match_id, timer_id=timer_id, armed_seq=armed_seq)
 
 
 async def mark_fired(timers: list[tuple[int, str, int]]) -> set[tuple[int, str]]:
@@ -33,8 +35,8 @@ async def mark_fired(timers: list[tuple[int, str, int]]) -> set[tuple[int, str]]
 
 
 def fire(*, match_id: int, timer_id: str) -> None:
-    """`services.timer_fire`, the Celery task's own path; the timers its action arms are held here too."""
+    """`timer_fire`, the Celery task's own path; the timers its action arms are held here too."""
     try:
-        services.timer_fire(match_id=match_id, timer_id=timer_id, hold_timers=True)
+        timer_fire(match_id=match_id, timer_id=timer_id, hold_timers=True)
     except errors.PlatformError as e:
         log.info("timer %s of match %s not applied: %s", timer_id, match_id, e.message)
