@@ -60,6 +60,7 @@ const STRINGS = {
   judging: gettext("judging…"),
   claimed: gettext("claimed"),
   raceLost: gettext("{name} was quicker: {card} goes to them, you keep your cards."),
+  raceTooSoon: gettext("Too soon: {card} stays in the centre, you keep your cards and may not take this card while it lies there."),
   combos: {
     zig: gettext("ZIG"),
     zag: gettext("ZAG"),
@@ -746,7 +747,9 @@ export function createRenderer(root, ctx) {
       case "race_settled": {
         const me = view ? view.seat : null;
         if (me !== null && d.winner !== me && (d.ranking || []).some((c) => c.seat === me)) {
-          say(fmt(S.raceLost, { name: name(d.winner), card: cardText(S, d.take) }));
+          // winner null: every claim was an anticipation (rules [D floor]); the card stays, and it is barred to me
+          const nobody = d.winner === null || d.winner === undefined;
+          say(fmt(nobody ? S.raceTooSoon : S.raceLost, { name: nobody ? "" : name(d.winner), card: cardText(S, d.take) }));
         }
         break;
       }
