@@ -11,7 +11,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
@@ -33,7 +33,19 @@ def user_for_token(key: str) -> User | None:
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
-    """`Authorization: Token <key>` as in DRF, refused with 401 once the token is too old."""
+    """`Authorization: Token <key>` as in DRF, refused with 401 once the token is too old.
+
+    A token call has no session, so accounts.middleware.UserLanguageMiddleware sees an anonymous user and
+    only Accept-Language would choose the answer's words: the account's language is applied here, once
+    the token names the account, as the middleware does for the pages."""
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        found = super().authenticate(request)
+        language = getattr(found[0], "language", "") if found else ""
+        if language:
+            translation.activate(language)  # LocaleMiddleware's response phase sets Content-Language from it
+            request.LANGUAGE_CODE = language
+        return found
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         user, token = super().authenticate_credentials(key)

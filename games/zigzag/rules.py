@@ -759,7 +759,15 @@ class ZigzagRules(GameRules):
         with a riding sign; a standalone sign (option `signals_seen` on);
         every announcement (a false one is a punished mistake: there are 9,
         the Double ZAG with and without `fills`); a counter of every other
-        team while the team has counters left.
+        team while the team has counters left. Not listed: a take of a centre
+        card this seat already anticipated (RuleError `anticipated`, [D floor]).
+
+        [D legal] Mistakes are moves, as in every game here (GameRules.legal_actions):
+        what the rules punish (a false announcement or counter) is listed, what
+        they refuse is not. A take the floor will judge an anticipation is
+        listed: whether it is one depends on when it arrives, not on the
+        table the seat sees, and the same take a moment later is a real claim;
+        once judged one, that card is refused to its seat, so it leaves the list.
 
         [D] What a seat cannot see is not read: a STOP before a player is
         listed while fewer than two STOPs *lie* there, although another
@@ -786,6 +794,7 @@ class ZigzagRules(GameRules):
             tuple(state["hands"][seat]),
             tuple(state["centre"]) if moving else (),
             tuple(len(st) < MAX_STOPS for st in state["stops"]) if moving else (),
+            _anticipated_by(state, seat) if moving else frozenset(),
         )
         legal = _LEGAL_MEMO.get(key)
         if legal is None:
@@ -1183,7 +1192,8 @@ def _legal(state: State, seat: int, team: int, phase: int) -> list[Action]:
     if phase == _TO_OPEN:
         moves = [{"kind": "open", "card": c} for c in hand]
     elif phase == _MOVING:
-        centre = state["centre"]
+        barred = _anticipated_by(state, seat)
+        centre = [c for c in state["centre"] if c not in barred]
         moves = [{"kind": "exchange", "give": g, "take": t} for g in hand for t in centre]
         for c in hand:
             if KIND[c] == STOP:
@@ -1268,8 +1278,12 @@ def _copy_outcome(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
     # every key (a resignation's `reasons` and `resigned` too), each list copied
-    return {**outcome, "placements": [dict(p) for p in outcome["placements"]], "winners": list(outcome["winners"]),
-            **{k: [dict(r) if isinstance(r, dict) else r for r in outcome[k]] for k in ("reasons", "resigned") if k in outcome}}
+    return {
+        **outcome,
+        "placements": [dict(p) for p in outcome["placements"]],
+        "winners": list(outcome["winners"]),
+        **{k: [dict(r) if isinstance(r, dict) else r for r in outcome[k]] for k in ("reasons", "resigned") if k in outcome},
+    }
 
 
 def _timer_id(manche: int, tour: int) -> str:
@@ -1295,6 +1309,21 @@ def _claim_of(state: State, seat: int) -> dict[str, Any] | None:
 def _stops_claimed(state: State, target: int) -> int:
     """STOPs being laid before `target` by claims still judged."""
     return sum(1 for r in state.get("races") or [] for m in r["moves"].values() if m["kind"] == "stop" and m["target"] == target)
+
+
+def _anticipated_by(state: State, seat: int) -> frozenset[int]:
+    """The centre cards `seat` may not reach for again: it anticipated them since they came there ([D floor]).
+
+    Keyed as `_claim` checks it: the card and the moment it came to the centre (its open race's, if any)."""
+    anticipated = state.get("anticipated") or {}
+    if not anticipated:
+        return frozenset()
+    opened = {r["take"]: r["opened_ms"] for r in state.get("races") or []}
+    return frozenset(
+        c
+        for c, at in zip(state["centre"], _centre_at(state), strict=True)
+        if seat in anticipated.get(f"{c}@{opened.get(c, at)}", ())
+    )
 
 
 def _centre_at(state: State) -> list[int]:

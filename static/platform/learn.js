@@ -11,7 +11,9 @@ const feedbackBox = document.getElementById("learn-feedback");
 const progress = document.getElementById("learn-progress");
 const nextButton = document.getElementById("learn-next");
 const endLinks = document.getElementById("learn-end");
-const words = document.getElementById("learn-coach").dataset;
+const coach = document.getElementById("learn-coach");
+const toggle = document.getElementById("learn-toggle");
+const words = coach.dataset;
 const lang = document.body.dataset.lang || "en";
 
 let index = -1;
@@ -30,8 +32,19 @@ function say(box, text, kind) {
   if (kind) box.dataset.kind = kind;
 }
 
+// Phones: the coach sticks above the table, so its words can be folded away (learn.css shows the button on narrow
+// screens only). A new step or a mistake unfolds it again: what to do next is never hidden unasked.
+function fold(folded) {
+  coach.classList.toggle("learn-folded", folded);
+  toggle.setAttribute("aria-expanded", String(!folded));
+  toggle.textContent = folded ? words.show : words.hide;
+}
+
+toggle.addEventListener("click", () => fold(!coach.classList.contains("learn-folded")));
+
 function show(k) {
   index = k;
+  fold(false);
   const step = data.steps[k];
   document.body.dataset.learnStep = String(k);
   progress.textContent = words.progress.replace("{n}", String(k + 1)).replace("{m}", String(data.steps.length));
@@ -57,6 +70,7 @@ function onAction(action) {
     return;
   }
   say(feedbackBox, `${words.wrong} ${step.wrong || step.prompt}`, "wrong");
+  fold(false);
 }
 
 nextButton.addEventListener("click", () => {

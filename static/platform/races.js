@@ -22,24 +22,34 @@ export function createRacePanel(anchor) {
 
   function settled(data, players, mySeat) {
     const winner = data.winner;
+    const nobody = winner === null || winner === undefined;
+    const ranking = data.ranking || [];
     // A race needs two claimants: a lone claim is the game's own news (the card it won), not a race to announce.
-    if ((data.ranking || []).length < 2) {
+    // A race nobody won is always told, even of one claim: every claim came before the card could be seen
+    // (the table's human floor, PROTOCOL "Fair play"), and without a word the player would not know why.
+    if (!nobody && ranking.length < 2) {
       delete claims[data.race];
       box.replaceChildren();
       box.hidden = true;
       delete box.dataset.state;
       return;
     }
-    const head = winner === null || winner === undefined
-      ? el("b", { text: _("Nobody won the race") })
+    const head = nobody
+      ? el("b", { "data-testid": "race-nobody", text: _("Nobody won the race") })
       : el("b", { "data-testid": "race-winner", text: winner === mySeat ? _("You won the race") : fill(_("%(name)s won the race"), { name: seatName(players, winner) }) });
+    const why = !nobody ? [] : [" · ", el("span", {
+      class: "race-why", "data-testid": "race-why",
+      text: ranking.some((c) => c.seat === mySeat)
+        ? _("You reacted too soon: nobody could have seen the card yet.")
+        : _("Every reaction came too soon: nobody could have seen the card yet."),
+    })];
     const list = el("ol", { class: "race-ranking", "data-testid": "race-ranking" });
-    for (const c of data.ranking || []) {
+    for (const c of ranking) {
       list.append(el("li", { "data-seat": c.seat },
         el("span", { class: "who", text: seatName(players, c.seat) }), " ",
         el("span", { class: "reaction", "data-testid": `race-reaction-${c.seat}`, text: fill(_("%(ms)s ms"), { ms: c.reaction_ms }) })));
     }
-    box.replaceChildren(head, " · ", el("span", { class: "race-note", text: _("reaction times:") }), " ", list);
+    box.replaceChildren(head, ...why, " · ", el("span", { class: "race-note", text: _("reaction times:") }), " ", list);
     box.dataset.state = "settled";
     box.hidden = false;
     delete claims[data.race];

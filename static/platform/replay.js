@@ -86,7 +86,17 @@ function describeGeneric(e) {
   return who ? `${who}: ${humanise(e.kind).toLowerCase()}` : humanise(e.kind);
 }
 
+// The game's `finished` event carries the result its own rules reached; a resignation places the player who
+// left after everyone still in (games/resignation.py, PROTOCOL "Leaving a match"), which only the match's
+// outcome has. The end line tells that result: the event is read with the match's outcome in it.
+function withMatchResult(e) {
+  const real = summary.outcome;
+  if (e.kind !== "finished" || !real || !(real.resigned || []).length) return e;
+  return { ...e, data: { ...(e.data || {}), outcome: real, winner: undefined } };
+}
+
 function describe(e) {
+  e = withMatchResult(e);
   if (e.kind === "race_claimed" || e.kind === "race_settled") return describeGeneric(e); // the platform's words for every game
   if (e.kind === "resigned") return fill(W.resigned, { who: seatName(e.seat) }); // the platform's too (games/kit/resignation.py)
   if (e.kind && typeof mod.describeEvent === "function") {
@@ -292,7 +302,12 @@ async function followLive() {
       live = false;
       document.getElementById("replay-status").textContent = T[s.status] || s.status;
       summary.status = s.status;
+      summary.outcome = s.outcome;
       fillPerspectives();
+      for (const e of events.filter((x) => x.kind === "finished")) { // the end line again, with the match's result
+        const what = list.querySelector(`[data-seq="${e.seq}"] .what`);
+        if (what) what.textContent = describe(e);
+      }
     }
   } catch (e) { console.error(e); }
   if (live) setTimeout(followLive, 1000);

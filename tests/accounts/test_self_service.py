@@ -57,10 +57,20 @@ def test_me_answers_the_contract_fields_and_patch_changes_them() -> None:
     ana = person("ana", "ana@example.org")
     c = api_as(ana)
     me = c.get("/api/me/").json()
-    assert {k: me[k] for k in ("id", "username", "email", "language")} == {"id": ana.pk, "username": "ana", "email": "ana@example.org", "language": ""}
+    assert {k: me[k] for k in ("id", "username", "email", "language")} == {
+        "id": ana.pk,
+        "username": "ana",
+        "email": "ana@example.org",
+        "language": "",
+    }
     assert me["date_joined"].startswith(str(ana.date_joined.year))
     r = c.patch("/api/me/", {"language": "de", "sounds": False, "notifications": False}, format="json")
-    assert r.status_code == 200 and r.json()["language"] == "de" and r.json()["sounds"] is False and r.json()["notifications"] is False
+    assert (
+        r.status_code == 200
+        and r.json()["language"] == "de"
+        and r.json()["sounds"] is False
+        and r.json()["notifications"] is False
+    )
     ana.refresh_from_db()
     assert (ana.language, ana.sounds, ana.notifications) == ("de", False, False)
     bad = c.patch("/api/me/", {"language": "xx"}, format="json")
@@ -178,13 +188,21 @@ def test_password_reset_mails_a_one_time_link_through_smtp(smtp_inbox: Any) -> N
     assert smtp_inbox.envelopes[0][1] == ["Ana@Example.org"]
     assert mail["From"] and "noreply" in str(mail["From"])
     uid, link_token = reset_link(mail.get_content())
-    weak = anon.post("/api/auth/password-reset/confirm/", {"uid": uid, "token": link_token, "new_password": "1234"}, format="json")
+    weak = anon.post(
+        "/api/auth/password-reset/confirm/", {"uid": uid, "token": link_token, "new_password": "1234"}, format="json"
+    )
     assert weak.status_code == 400 and "new_password" in weak.json()
-    wrong = anon.post("/api/auth/password-reset/confirm/", {"uid": uid, "token": "x-" + link_token, "new_password": NEW_PASSWORD}, format="json")
+    wrong = anon.post(
+        "/api/auth/password-reset/confirm/", {"uid": uid, "token": "x-" + link_token, "new_password": NEW_PASSWORD}, format="json"
+    )
     assert wrong.status_code == 400 and wrong.json()["code"] == "bad_link"
-    ok = anon.post("/api/auth/password-reset/confirm/", {"uid": uid, "token": link_token, "new_password": NEW_PASSWORD}, format="json")
+    ok = anon.post(
+        "/api/auth/password-reset/confirm/", {"uid": uid, "token": link_token, "new_password": NEW_PASSWORD}, format="json"
+    )
     assert ok.status_code == 204
-    used = anon.post("/api/auth/password-reset/confirm/", {"uid": uid, "token": link_token, "new_password": "another one 77"}, format="json")
+    used = anon.post(
+        "/api/auth/password-reset/confirm/", {"uid": uid, "token": link_token, "new_password": "another one 77"}, format="json"
+    )
     assert used.status_code == 400 and used.json()["code"] == "bad_link"
     ana.refresh_from_db()
     assert ana.check_password(NEW_PASSWORD)
@@ -200,7 +218,9 @@ def test_a_reset_link_expires(settings: Any, monkeypatch: pytest.MonkeyPatch) ->
     import datetime as dt
 
     monkeypatch.setattr(type(default_token_generator), "_now", lambda self: dt.datetime.fromtimestamp(later))
-    r = APIClient().post("/api/auth/password-reset/confirm/", {"uid": link_uid(ana), "token": token, "new_password": NEW_PASSWORD}, format="json")
+    r = APIClient().post(
+        "/api/auth/password-reset/confirm/", {"uid": link_uid(ana), "token": token, "new_password": NEW_PASSWORD}, format="json"
+    )
     assert r.status_code == 400 and r.json()["code"] == "bad_link"
 
 
@@ -292,7 +312,10 @@ def test_deleting_the_account_keeps_its_finished_match_replayable_for_the_oppone
     assert len(timeline["events"]) == detail["event_count"] == match.seq
     state = opponent.get(f"/api/matches/{match.pk}/state/?at={match.seq}&perspective=all")
     assert state.status_code == 200 and state.json()["seq"] == match.seq
-    assert APIClient().post("/api/auth/register/", {"username": ana.username, "password": PASSWORD}, format="json").status_code == 400
+    assert (
+        APIClient().post("/api/auth/register/", {"username": ana.username, "password": PASSWORD}, format="json").status_code
+        == 400
+    )
 
 
 def test_the_settings_page_deletes_the_account_and_logs_out() -> None:
@@ -310,3 +333,19 @@ def test_the_settings_page_deletes_the_account_and_logs_out() -> None:
 def test_names_of_deleted_accounts_are_reserved() -> None:
     r = APIClient().post("/api/auth/register/", {"username": "Deleted-abc", "password": PASSWORD}, format="json")
     assert r.status_code == 400 and "username" in r.json()
+
+
+@pytest.mark.parametrize(("language", "word"), [("de", "gültiger Wahrheitswert"), ("fr", "booléen valide")])
+def test_token_calls_answer_in_the_accounts_language_over_the_browsers(language: str, word: str) -> None:
+    """A script or app calling with `Authorization: Token …` has no session: the account's language must still
+    beat Accept-Language, as it does on the pages."""
+    ana = person("ana")
+    ana.language = language
+    ana.save()
+    c = api_as(ana)
+    r = c.patch("/api/me/", {"sounds": "loud"}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 400
+    assert r["Content-Language"] == language
+    assert word in str(r.json()), r.json()
+    plain = api_as(person("bea")).patch("/api/me/", {"sounds": "loud"}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert plain["Content-Language"] == "fr"  # no language on the account: the browser's still rules

@@ -80,3 +80,42 @@ def test_each_lesson_on_a_phone_in_german_has_no_english_words(phone: Any, slug:
 
     _play_to_the_end(phone, slug, "phone-de", each_step=no_english)
     assert phone.get_attribute("html", "lang") == "de"
+
+
+def test_on_a_phone_the_coach_folds_away_from_the_table_and_comes_back_with_the_next_step(phone: Any) -> None:
+    """The coach follows the scroll above the table: on a phone its words fold to one line (a button), so the table
+    under it can be seen and played; each new step unfolds it again, in readable type. Wide screens need no button."""
+    phone.goto("/")
+    phone.context.add_cookies([{"name": "django_language", "value": "de", "url": phone.url}])
+    phone.goto("/games/zigzag/learn/")  # the longest first step and the tallest table
+    steps = _steps(phone)
+    phone.wait_for_selector("body[data-learn-step='0']")
+    coach = phone.locator("[data-testid=learn-coach]")
+    toggle = phone.locator("[data-testid=learn-toggle]")
+    prompt = phone.locator("[data-testid=learn-prompt]")
+    assert toggle.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    assert toggle.bounding_box()["height"] >= 44  # a finger's target
+    size = phone.evaluate("() => parseFloat(getComputedStyle(document.querySelector('[data-testid=learn-prompt]')).fontSize)")
+    assert size >= 14, size  # compact, still readable
+    phone.evaluate("() => window.scrollTo(0, 400)")
+    screenshot(phone, "learn-coach-open-zigzag-de")
+    unfolded = coach.bounding_box()["height"]
+
+    toggle.click()
+    assert not prompt.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.inner_text() == "Hilfe einblenden"
+    folded = coach.bounding_box()["height"]
+    assert folded <= 70 and folded < unfolded / 2, (folded, unfolded)
+    screenshot(phone, "learn-coach-folded-zigzag-de")
+    # folded, the learner still plays on the table; the next step's words come back by themselves
+    click_for(phone, "zigzag", steps[0]["expect"])
+    phone.wait_for_selector("body[data-learn-step='1']")
+    assert prompt.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    assert prompt.inner_text().strip() == steps[1]["prompt"]
+    toggle.click()
+    toggle.click()
+    assert prompt.is_visible() and toggle.inner_text() == "Hilfe ausblenden"
+    assert not axe_violations(phone)
+
+    phone.set_viewport_size(DESKTOP["viewport"])
+    assert not toggle.is_visible()  # beside the table on a wide screen: nothing covers it

@@ -93,7 +93,7 @@ def test_play_pause_slider_and_perspective(page: Any, bot_match: int) -> None:
     page.click("[data-testid=copy-link]")
     link = page.locator("[data-testid=copy-link]").get_attribute("data-copied")
     assert f"at={dragged_to}" in link and "perspective=spectator" in link
-    open_replay(page, bot_match, link[link.index("?"):])
+    open_replay(page, bot_match, link[link.index("?") :])
     assert position(page) == dragged_to and page.locator("[data-testid=perspective]").input_value() == "spectator"
 
 
@@ -105,22 +105,63 @@ GENERIC_EVENTS = [
     {"seq": 3, "t_ms": 10, "kind": "slapped_wrong", "seat": 1, "data": {}},  # a kind no game knows: humanised
     {"seq": 4, "t_ms": 10, "kind": "table_tilted", "seat": None, "data": {}},
     {"seq": 5, "t_ms": 20, "kind": "passed", "seat": 7, "data": {}},  # a seat without a player: its number, read from 1
-    {"seq": 6, "t_ms": 20, "kind": "race_settled", "seat": None, "data": {"winner": 0, "ranking": [{"seat": 0, "reaction_ms": 120}]}},
+    {
+        "seq": 6,
+        "t_ms": 20,
+        "kind": "race_settled",
+        "seat": None,
+        "data": {"winner": 0, "ranking": [{"seat": 0, "reaction_ms": 120}]},
+    },
     {"seq": 7, "t_ms": 30, "kind": "finished", "seat": None, "data": {"outcome": {"winners": [0, 2]}}},
-    {"seq": 8, "t_ms": 40, "kind": "race_settled", "seat": None,
-     "data": {"winner": 1, "ranking": [{"seat": 1, "reaction_ms": 250}, {"seat": 0, "reaction_ms": 280}]}},
-    {"seq": 9, "t_ms": 40, "kind": "race_claimed", "seat": 0, "data": {"claim": {"arrival_ms": 4990, "judged_ms": 4990, "reaction_ms": 280}}},
+    {
+        "seq": 8,
+        "t_ms": 40,
+        "kind": "race_settled",
+        "seat": None,
+        "data": {"winner": 1, "ranking": [{"seat": 1, "reaction_ms": 250}, {"seat": 0, "reaction_ms": 280}]},
+    },
+    {
+        "seq": 9,
+        "t_ms": 40,
+        "kind": "race_claimed",
+        "seat": 0,
+        "data": {"claim": {"arrival_ms": 4990, "judged_ms": 4990, "reaction_ms": 280}},
+    },
 ]
 GENERIC = {
-    "en": ["Hidden event", "Timer: 5 s.", "{normal}: slapped wrong", "Table tilted", "Seat 8: passed",
-           "{hard} reacted in 120 ms (nobody else did).", "Match over: {hard} and {easy} won.",
-           "{normal} won the race ({normal} 250 ms, {hard} 280 ms).", "{hard} reacted in 280 ms."],
-    "de": ["Verdecktes Ereignis", "Timer: 5 s.", "{normal}: slapped wrong", "Table tilted", "Platz 8: passed",
-           "{hard} hat in 120 ms reagiert (sonst niemand).", "Partie beendet: {hard} und {easy} gewinnen.",
-           "{normal} hat das Rennen gewonnen ({normal} 250 ms, {hard} 280 ms).", "{hard} hat in 280 ms reagiert."],
-    "fr": ["Événement caché", "Minuteur : 5 s.", "{normal}: slapped wrong", "Table tilted", "Place 8: passed",
-           "{hard} a réagi en 120 ms (personne d’autre).", "Partie terminée : {hard} et {easy} gagnent.",
-           "{normal} a gagné la course ({normal} 250 ms, {hard} 280 ms).", "{hard} a réagi en 280 ms."],
+    "en": [
+        "Hidden event",
+        "Timer: 5 s.",
+        "{normal}: slapped wrong",
+        "Table tilted",
+        "Seat 8: passed",
+        "{hard} reacted in 120 ms (nobody else did).",
+        "Match over: {hard} and {easy} won.",
+        "{normal} won the race ({normal} 250 ms, {hard} 280 ms).",
+        "{hard} reacted in 280 ms.",
+    ],
+    "de": [
+        "Verdecktes Ereignis",
+        "Timer: 5 s.",
+        "{normal}: slapped wrong",
+        "Table tilted",
+        "Platz 8: passed",
+        "{hard} hat in 120 ms reagiert (sonst niemand).",
+        "Partie beendet: {hard} und {easy} gewinnen.",
+        "{normal} hat das Rennen gewonnen ({normal} 250 ms, {hard} 280 ms).",
+        "{hard} hat in 280 ms reagiert.",
+    ],
+    "fr": [
+        "Événement caché",
+        "Minuteur : 5 s.",
+        "{normal}: slapped wrong",
+        "Table tilted",
+        "Place 8: passed",
+        "{hard} a réagi en 120 ms (personne d’autre).",
+        "Partie terminée : {hard} et {easy} gagnent.",
+        "{normal} a gagné la course ({normal} 250 ms, {hard} 280 ms).",
+        "{hard} a réagi en 280 ms.",
+    ],
 }
 
 
@@ -176,10 +217,14 @@ def test_spectator_follows_a_live_match(page: Any, server: Stack) -> None:
     assert options == ["spectator"]  # live: nobody sees everything or another seat
     seen = int(page.locator("[data-testid=total]").inner_text())
     try:
-        page.wait_for_function(f"() => Number(document.querySelector('[data-testid=total]').textContent) > {seen}", timeout=60_000)
+        page.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=total]').textContent) > {seen}", timeout=60_000
+        )
     except PlaywrightTimeout:
         summary = api(server.url(), "GET", f"/api/matches/{match_id}/")
-        raise AssertionError(f"the page stayed at {seen} events; the server has {summary['event_count']}\n{server.log_text()}") from None
+        raise AssertionError(
+            f"the page stayed at {seen} events; the server has {summary['event_count']}\n{server.log_text()}"
+        ) from None
     page.wait_for_function("() => window.replay.position === Number(document.querySelector('[data-testid=total]').textContent)")
 
 
@@ -231,3 +276,34 @@ def test_keys_work_after_a_click_and_the_address_follows_the_position(page: Any,
     text = page.locator("[data-testid=game-root]").inner_text()
     assert "You are watching" not in text and "(you)" not in text and "your " not in text, text
     assert name in text, text
+
+
+def test_the_end_line_names_the_real_winner_after_a_resignation(page: Any, server: Stack, tmp_path: Path) -> None:
+    """PROTOCOL "Leaving a match": whoever resigned is placed after everyone still in. The game's own `finished`
+    event still names its winner; the replay's end line must tell the match's result, which the resignation changed."""
+    from games.engine import fold_all
+
+    levels = ["hard", "normal", "easy"]
+    rules = get_rules("zack")
+    report = play_bots(rules, get_bot("zack"), levels, seed=4)
+    first = report.outcome["winners"][0]
+    log = [dict(e) for e in report.log]
+    log.insert(10, {"kind": "resigned", "seat": first, "data": {}, "t_ms": log[9]["t_ms"]})  # the game's winner left early
+    for seq, e in enumerate(log, 1):
+        e["seq"] = seq
+    outcome = fold_all(rules, log)["outcome"]
+    real = outcome["winners"]
+    assert first not in real
+    seats = [{"seat": s, "username": f"quit-zack-{lv}", "bot": True, "level": lv} for s, lv in enumerate(levels)]
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(export_document(game="zack", options={}, seats=seats, events=log, outcome=outcome)))
+    match = int(re.search(r"imported match (\d+)", server.manage("import_match", str(path))).group(1))
+    names = {s["seat"]: s["username"] for s in api(server.url(), "GET", f"/api/matches/{match}/")["seats"]}
+
+    for lang in ("en", "de"):
+        page.context.add_cookies([{"name": "django_language", "value": lang, "url": server.url()}])
+        open_replay(page, match)
+        end = page.locator("[data-testid=event-list] li .what").last.inner_text()
+        assert names[real[0]] in end, (lang, end)
+        assert names[first] not in end, (lang, end)
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": server.url()}])

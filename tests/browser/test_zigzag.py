@@ -9,6 +9,7 @@ tours from ending under the test; the test passes to let them end instead.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
@@ -21,6 +22,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (
     DESKTOP,
     PHONE,
+    SHOTS,
     axe_violations,
     create_bot_table,
     describe_all,
@@ -143,7 +145,9 @@ def _sign(page: Any, spectator: Any) -> None:
 def _announcement(page: Any) -> str:
     """What my hand and my partner's fresh sign make (ZIG when there is no sign: probably false)."""
     mine = page.get_attribute("[data-testid=hand-class]", "data-class")
-    signs = page.locator(f"[data-testid=sign-{PARTNER}][data-sign]:not([data-stale])").evaluate_all("ns => ns.map((n) => n.dataset.sign)")
+    signs = page.locator(f"[data-testid=sign-{PARTNER}][data-sign]:not([data-stale])").evaluate_all(
+        "ns => ns.map((n) => n.dataset.sign)"
+    )
     theirs = signs[0] if signs else None
     return TEAM_COMBO.get((mine, theirs), "zig")
 
@@ -224,7 +228,9 @@ def test_open_exchange_sign_announce_and_see_the_score_sheet_change(page: Any, b
     spectator.context.close()
 
 
-def _mount(page: Any, view: dict[str, Any], players: list[dict[str, Any]], seat: int | None = None, capture: bool = False) -> None:
+def _mount(
+    page: Any, view: dict[str, Any], players: list[dict[str, Any]], seat: int | None = None, capture: bool = False
+) -> None:
     """Draw `view` with the ZIGZAG renderer: as the replay page does (ctx.send null), or with
     `capture` as a live seat whose actions collect in `window.sent` instead of a socket."""
     page.goto("/")
@@ -256,8 +262,12 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     report = play_random(harness_of("zigzag"), 4, 23, max_actions=3000, options={"signals_seen": True}, check=False)
     whole = play_bots(RULES, get_bot("zigzag"), ["hard", "easy", "normal", "easy"], 1, options={"signals_seen": True})
     assert whole.outcome is not None
-    chosen = moment(RULES, report.log, lambda s: not s["finished"] and any(s["signals"]) and any(c is not None for c in s["starting"])
-                    and s["centre"], last=True)
+    chosen = moment(
+        RULES,
+        report.log,
+        lambda s: not s["finished"] and any(s["signals"]) and any(c is not None for c in s["starting"]) and s["centre"],
+        last=True,
+    )
     assert chosen is not None, "no moment with a sign, an untaken starting card and a centre in this random match"
     k, state = chosen
     players = seat_players(4)
@@ -266,7 +276,9 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
     expect(page.locator("[data-testid=xray-note]")).to_be_visible()
     for s in range(4):  # every hand face up, the starting card too while untaken, and the class
         panel = page.locator(f"[data-testid=player-{s}]")
-        expect(panel.locator(".zigzag-backs .zigzag-card:not(.zigzag-back)")).to_have_count(4 + (state["starting"][s] is not None))
+        expect(panel.locator(".zigzag-backs .zigzag-card:not(.zigzag-back)")).to_have_count(
+            4 + (state["starting"][s] is not None)
+        )
         expect(panel.locator(f"[data-testid=class-{s}]")).to_have_text(
             {"none": "no combination", "zig": "ZIG in hand", "zag": "ZAG in hand"}[view["hand_classes"][s]]
         )
@@ -300,8 +312,24 @@ def test_replay_everything_view_and_event_sentences(page: Any) -> None:
 
     texts = describe_all(page, "zigzag", events, players)  # each language from a page loaded in it
     kinds = {e["kind"] for e in events}
-    assert {"dealt", "tour_started", "timer", "opened", "exchanged", "passed", "signalled", "announced", "countered", "stopped",
-            "z_played", "hands_replaced", "reshuffled", "tour_ended", "manche_ended", "finished"} <= kinds
+    assert {
+        "dealt",
+        "tour_started",
+        "timer",
+        "opened",
+        "exchanged",
+        "passed",
+        "signalled",
+        "announced",
+        "countered",
+        "stopped",
+        "z_played",
+        "hands_replaced",
+        "reshuffled",
+        "tour_ended",
+        "manche_ended",
+        "finished",
+    } <= kinds
     for lang, lines in texts.items():
         assert len(lines) == len(events)
         for e, line in zip(events, lines, strict=True):
@@ -366,7 +394,12 @@ def test_clicks_send_open_exchange_stop_and_z_with_their_targets(page: Any) -> N
     page.click("[data-testid=pass]")
     page.click("[data-testid=announce-zigzag]")
     page.click("[data-testid=counter-1]")
-    assert sent() == [{"kind": "signal", "sign": "zig"}, {"kind": "pass"}, {"kind": "announce", "combo": "zigzag"}, {"kind": "counter", "team": 1}]
+    assert sent() == [
+        {"kind": "signal", "sign": "zig"},
+        {"kind": "pass"},
+        {"kind": "announce", "combo": "zigzag"},
+        {"kind": "counter", "team": 1},
+    ]
 
 
 def test_at_a_secret_table_a_sign_waits_for_the_next_move_and_a_made_double_zag_is_greyed_out(page: Any) -> None:
@@ -375,7 +408,9 @@ def test_at_a_secret_table_a_sign_waits_for_the_next_move_and_a_made_double_zag_
     from tests.games.zigzag.zigzag_helpers import NONE_A, NONE_B, NONE_C, NONE_D, STOP_L, act, open_all, table
 
     hand = [NONE_A[0], STOP_L, NONE_A[2], NONE_A[3]]
-    state = open_all(table([hand, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}, scored={0: ["zag"]}, bonus={0: ["zag"]}))
+    state = open_all(
+        table([hand, NONE_B, NONE_C, NONE_D], options={"signals_seen": False}, scored={0: ["zag"]}, bonus={0: ["zag"]})
+    )
     centre = state["centre"]
     players = [{"seat": s, "username": f"p{s}", "bot": s > 0} for s in range(4)]
 
@@ -496,3 +531,58 @@ def _look(page: Any, name: str) -> None:
         page.set_viewport_size(size)
         screenshot(page, name)
         assert not axe_violations(page), (name, size, axe_violations(page))
+
+
+BROKEN_WORDS = """() => {
+  // every word of the score sheet drawn on one line: a word whose letters lie on two lines was broken inside it
+  const out = [];
+  const sheet = document.querySelector("[data-testid=score-sheet]");
+  const walker = document.createTreeWalker(sheet, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_the_score_sheet_keeps_its_words_whole_on_a_phone(phone: Any) -> None:
+    """At 390 px the sheet's heads, team names and "holds …" cells wrap between words, never inside one, in every
+    language; at a live table it fits its box; the replay's busier sheet (what each team holds now, the places)
+    scrolls inside its own box, never the page."""
+    from games.engine import fold_all
+    from games.registry import get_bot
+    from games.zigzag.rules import RULES
+    from tests.browser.conftest import mount_renderer
+    from tests.support.simulate import play_bots
+
+    whole = play_bots(RULES, get_bot("zigzag"), ["hard", "easy", "normal", "easy"], 1, options={"signals_seen": True})
+    final = fold_all(RULES, whole.log)
+    live = next(
+        s for s in (fold_all(RULES, whole.log[:k]) for k in range(len(whole.log) // 2, len(whole.log))) if any(s["scored"])
+    )
+    players = [{"seat": s, "username": n, "bot": s > 0} for s, n in enumerate(["margarethe", "Nora-bot", "Cleo-bot", "Mila-bot"])]
+    os.makedirs(SHOTS, exist_ok=True)
+    views = {"live": RULES.view(live, 0), "finished": RULES.view(final, 0), "replay": RULES.view_all(final)}
+    for lang in ("en", "de", "fr"):
+        for name, view in views.items():
+            mount_renderer(phone, "zigzag", view, players, lang)
+            phone.wait_for_selector("[data-testid=score-sheet] table")
+            assert phone.evaluate(BROKEN_WORDS) == [], (lang, name)
+            width, box, inner = phone.evaluate(
+                """() => { const s = document.querySelector(".zigzag-sheet-scroll");
+                  return [document.documentElement.scrollWidth, s.clientWidth, s.scrollWidth]; }"""
+            )
+            assert width <= 390, (lang, name, width)
+            if name != "replay":
+                assert inner <= box, (lang, name, inner, box)  # a live table's sheet is read whole, not scrolled
+            phone.locator("[data-testid=score-sheet]").screenshot(path=f"{SHOTS}/zigzag-sheet-{lang}-{name}-390.png")
+    assert (
+        phone.locator(".zigzag-sheet-scroll[tabindex='0'][role=region]").count() == 1
+    )  # its scrolled part is reachable by keyboard
+    assert axe_violations(phone) == []

@@ -51,7 +51,9 @@ def claim(state: Any, seat: int, action: dict[str, Any], now: int, comp: tuple[i
     return events, state
 
 
-def refused(state: Any, seat: int | None, action: dict[str, Any], now: int, code: str, comp: tuple[int, ...] | None = None) -> None:
+def refused(
+    state: Any, seat: int | None, action: dict[str, Any], now: int, code: str, comp: tuple[int, ...] | None = None
+) -> None:
     before = copy.deepcopy(state)
     with pytest.raises(RuleError) as info:
         t = None if comp is None or seat is None else timing(seat, now, comp)
@@ -99,7 +101,9 @@ def test_claims_arriving_out_of_judged_order_are_settled_by_judged_time() -> Non
     view1 = RULES.view(state, 1)
     assert view1["claim"] == {"race": first[0]["data"]["race"], "take": WANTED}
     assert [c["id"] for c in view1["centre"]] == state["centre"] and WANTED in state["centre"]  # still on the table
-    assert RULES.view(state, None)["races"] == [{"id": first[0]["data"]["race"], "take": WANTED, "claimants": [1], "opened_ms": 1000}]
+    assert RULES.view(state, None)["races"] == [
+        {"id": first[0]["data"]["race"], "take": WANTED, "claimants": [1], "opened_ms": 1000}
+    ]
     assert give1 in state["hands"][1]  # the hand is unchanged while the take is judged
     # seat 2's claim arrives 60 ms later but was made 50 ms earlier (judged 1940)
     second, state = claim(state, 2, swap(state, 2), 2060, comp)
@@ -226,7 +230,9 @@ def test_a_stop_being_laid_counts_against_the_limit_of_two() -> None:
     # a third STOP before seat 1 while the second is judged: refused as the limit
     hands_state = copy.deepcopy(state)
     hands_state["hands"][0] = [STOP_C, *hands_state["hands"][0][1:]]
-    refused(hands_state, 0, {"kind": "stop", "card": STOP_C, "target": 1, "take": state["centre"][2]}, 3010, "stop_limit", comp=comp)
+    refused(
+        hands_state, 0, {"kind": "stop", "card": STOP_C, "target": 1, "take": state["centre"][2]}, 3010, "stop_limit", comp=comp
+    )
 
 
 @pytest.mark.parametrize("seen", [False, True])
@@ -372,3 +378,23 @@ def test_table_create_keeps_the_floor_at_ranked_tables() -> None:
     from tests.games.floor_checks import check_floor_on_table_create
 
     check_floor_on_table_create("zigzag", 4)
+
+
+def test_a_card_the_seat_anticipated_is_not_offered_to_it_again() -> None:
+    """The legal list holds what the rules accept (punished mistakes included), never what they refuse: a take
+    of a card its seat already anticipated is refused (`anticipated`), so it leaves that seat's list, and only
+    that card, only for that seat. Asked before the anticipation too: the memoised list must not go stale."""
+
+    def takes(state: Any, seat: int) -> set[int]:
+        return {a["take"] for a in RULES.legal_actions(state, seat) if "take" in a}
+
+    state = opened()
+    assert WANTED in takes(state, 0)
+    _, state = floored(state, 0, swap(state, 0), 1008, (0, 0, 0, 0), 100)
+    assert WANTED not in takes(state, 0)
+    assert takes(state, 0) == set(state["centre"]) - {WANTED}
+    assert WANTED in takes(state, 1)
+    assert all(a.get("take") != WANTED for a in RULES.view(state, 0)["legal"])
+    for action in RULES.legal_actions(state, 0):  # whatever is listed is accepted (or punished), not refused
+        if action.get("take") is not None and action["kind"] == "exchange":
+            RULES.decide(state, 0, action, 1150, random.Random(0), timing=timing(0, 1150, (0, 0, 0, 0)))

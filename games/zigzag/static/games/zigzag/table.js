@@ -60,6 +60,7 @@ const STRINGS = {
   judging: gettext("judging…"),
   claimed: gettext("claimed"),
   raceLost: gettext("{name} was quicker: {card} goes to them, you keep your cards."),
+  raceTooSoon: gettext("Too soon: {card} stays in the centre, you keep your cards and may not take this card while it lies there."),
   combos: {
     zig: gettext("ZIG"),
     zag: gettext("ZAG"),
@@ -146,6 +147,8 @@ const STRINGS = {
 };
 
 const COMBOS = ["zig", "zag", "double_zig", "zigzag"];
+// The score sheet's short column heads on a phone: the card game's own notation, the same in every language.
+const SHORT_COMBOS = { double_zig: "2×ZIG" };
 const TEAM_SYMBOLS = ["●", "▲", "■"];
 const CENTRE_KEYS = "qwerty";
 
@@ -644,21 +647,29 @@ export function createRenderer(root, ctx) {
     controls.append(el("p", { class: "zigzag-keys", text: S.keys }));
   }
 
+  // A word and its short form for narrow screens (table.css shows one of the two): the short form is the
+  // sheet's own notation, the same in every language ("2×ZIG", as the ticks already write "2×ZAG").
+  function shortOnPhones(full, short) {
+    if (!short || short === full) return [full];
+    return [el("span", { class: "zigzag-full", text: full }), el("span", { class: "zigzag-short", text: short })];
+  }
+
   function renderSheet() {
     sheet.textContent = "";
     const v = view;
     sheet.append(el("h3", { text: S.sheet }));
     const table = el("table", {});
     const head = el("tr", {}, el("th", { text: "" }));
-    for (const c of COMBOS) head.append(el("th", { text: S.combos[c] }));
+    for (const c of COMBOS) head.append(el("th", {}, ...shortOnPhones(S.combos[c], SHORT_COMBOS[c])));
     head.append(el("th", { text: S.failed }));
     if (v.team_combos) head.append(el("th", { text: S.now }));
     if (v.outcome) head.append(el("th", { text: S.place }));
     table.append(head);
     for (const t of v.teams) {
       const tr = el("tr", { class: `zigzag-team-${t.team}${t.team === v.team ? " zigzag-mine-row" : ""}`, "data-testid": `sheet-team-${t.team}` });
-      const who = t.seats.map((s) => name(s)).join(" & ");
-      tr.append(el("th", { text: `${teamName(t.team)}: ${who}` }));
+      // each name kept on one line ("Nora-bot" is not split at its hyphen); the line breaks between them
+      const who = t.seats.flatMap((s, i) => [i ? " & " : "", el("span", { class: "zigzag-name", text: name(s) })]);
+      tr.append(el("th", {}, `${teamName(t.team)}: `, ...who));
       for (const c of COMBOS) {
         const done = t.scored.includes(c);
         const bonus = t.bonus.includes(c);
@@ -667,7 +678,10 @@ export function createRenderer(root, ctx) {
       tr.append(el("td", { "data-testid": `sheet-${t.team}-failed`, text: `${"✗".repeat(t.failed_counters)}${"○".repeat(Math.max(0, 3 - t.failed_counters))}` }));
       if (v.team_combos) {
         const held = v.team_combos[t.team];
-        tr.append(el("td", { "data-testid": `sheet-${t.team}-now`, text: held ? fmt(S.holds, { combo: S.combos[held] }) : S.holdsNone }));
+        // "holds Double ZIG": the combination's name kept on one line ("Doppel-ZIG" is not split at its hyphen)
+        const [before, after = ""] = S.holds.split("{combo}");
+        const holds = held ? [before, el("span", { class: "zigzag-name", text: S.combos[held] }), after] : [S.holdsNone];
+        tr.append(el("td", { "data-testid": `sheet-${t.team}-now` }, ...holds));
       }
       if (v.outcome) {
         const p = v.outcome.placements.find((x) => x.seat === t.seats[0]);
@@ -675,7 +689,9 @@ export function createRenderer(root, ctx) {
       }
       table.append(tr);
     }
-    sheet.append(table);
+    // On a phone the sheet keeps every word whole: what still does not fit scrolls inside this box, never the
+    // page (a region of its own, reachable by keyboard, so its hidden part can be scrolled to).
+    sheet.append(el("div", { class: "zigzag-sheet-scroll", role: "region", tabindex: "0", "aria-label": S.sheet }, table));
     if (v.finished) {
       const winners = (v.outcome && v.outcome.winners) || [];
       const text = winners.length ? fmt(S.evFinished, { team: teamName(winners[0] % (v.seats / 2)) }) : S.finished;
@@ -746,7 +762,9 @@ export function createRenderer(root, ctx) {
       case "race_settled": {
         const me = view ? view.seat : null;
         if (me !== null && d.winner !== me && (d.ranking || []).some((c) => c.seat === me)) {
-          say(fmt(S.raceLost, { name: name(d.winner), card: cardText(S, d.take) }));
+          // winner null: every claim was an anticipation (rules [D floor]); the card stays, and it is barred to me
+          const nobody = d.winner === null || d.winner === undefined;
+          say(fmt(nobody ? S.raceTooSoon : S.raceLost, { name: nobody ? "" : name(d.winner), card: cardText(S, d.take) }));
         }
         break;
       }
