@@ -555,8 +555,8 @@ def test_the_score_sheet_keeps_its_words_whole_on_a_phone(phone: Any) -> None:
     """At 390 px the sheet's heads, team names and "holds …" cells wrap between words, never inside one, in every
     language; at a live table it fits its box; the replay's busier sheet (what each team holds now, the places)
     scrolls inside its own box, never the page."""
-    from games.engine import fold_all
-    from games.registry import get_bot
+    from games.kit.engine import fold_all
+    from games.kit.registry import get_bot
     from games.zigzag.rules import RULES
     from tests.browser.conftest import mount_renderer
     from tests.support.simulate import play_bots
