@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.kit.registry import all_slugs, get_texts
 
-# RuleError codes of games/kit/engine.py and those more than one game raises (the platform sends them as
+# RuleError codes of games/engine.py and those more than one game raises (the platform sends them as
 # `rule_code`); a code only one game raises has its sentence in that game's texts (games/kit/texts.py).
 PLATFORM_RULE_MESSAGES: Mapping[str, Any] = {
     "bad_action": _("This move is not possible."),

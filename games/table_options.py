@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from games import errors
-from games.kit.engine import Option, RuleError, resolve_options
+from games.engine import Option, RuleError, resolve_options
 
 TABLE_OPTIONS: dict[str, Option] = {
     # At least 10 s: a reload, a phone changing networks or a short drop (the table page retries after

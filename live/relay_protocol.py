@@ -51,7 +51,7 @@ def _is_object(value: Any) -> bool:
 
 
 def _any_state(value: Any) -> bool:
-    """A match state is whatever the game's rules fold to (games/kit/engine.py `State`); the consumer reads it."""
+    """A match state is whatever the game's rules fold to (games/engine.py `State`); the consumer reads it."""
     return True
 
 

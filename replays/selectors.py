@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from games import errors
 from games.deals import deal_is_secret, deal_played_elsewhere
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import get_rules
 from games.models import Match, MatchEvent, MatchPlayer, Snapshot
 from games.selectors import events_between, match_seat_of, redact_for

@@ -18,7 +18,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User, is_reserved_username
 from accounts.services import bot_free_number, bot_user
 from games import errors
-from games.kit.engine import BOT_LEVELS, RuleError
+from games.engine import BOT_LEVELS, RuleError
 from games.kit.registry import get_rules
 from games.models import Match, MatchEvent, MatchPlayer, Snapshot
 from games.services.actions import SNAPSHOT_EVERY

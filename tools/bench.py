@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from games.kit.engine import Rules
+from games.engine import Rules
 from games.kit.registry import INSTALLED, get_bot, get_rules
 from tools.sim import play_bots, play_random
 

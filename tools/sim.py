@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from games.kit.engine import TIMER, Action, Bot, BotContext, Event, RuleError, Rules, State, Timing, fold_all, is_int
+from games.engine import TIMER, Action, Bot, BotContext, Event, RuleError, Rules, State, Timing, fold_all, is_int
 from live import wire
 
 STEPS_MS = (0, 1, 5, 20, 50, 150, 400, 1200)  # how far the clock moves between two random actions

@@ -11,7 +11,7 @@ from django.db.models import Prefetch, QuerySet
 
 from games import errors
 from games.deals import secret_deals
-from games.kit.engine import RuleError, resolve_options
+from games.engine import RuleError, resolve_options
 from games.kit.registry import get_rules
 from games.models import Match, Seat
 from tournaments import formats, standings

@@ -29,7 +29,7 @@ from accounts.models import User
 from accounts.services import bot_user
 from games import errors
 from games import selectors as game_selectors
-from games.kit.engine import BOT_LEVELS, RuleError, resolve_options
+from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.kit.registry import get_rules
 from games.models import Match, Seat
 from games.services.matches import match_abort

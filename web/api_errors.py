@@ -23,8 +23,8 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.engine import RuleError
 from games.errors import PlatformError
-from games.kit.engine import RuleError
 from web.parsers import BAD_BODY
 
 NON_FIELD = "non_field_errors"

@@ -5,7 +5,7 @@ import unicodedata
 
 from django.db import migrations, models
 
-# Frozen here: a migration must not follow later changes of games.kit.engine.BOT_LEVELS.
+# Frozen here: a migration must not follow later changes of games.engine.BOT_LEVELS.
 BOT_NAME = re.compile(r"^bot-(?P<game>.+)-(?P<level>easy|normal|hard)(?:-(?P<number>[0-9]+))?$")
 
 

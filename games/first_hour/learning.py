@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from games.kit.engine import Action, Event, Rules, State
+from games.engine import Action, Event, Rules, State
 
 GAP_MS = 1500  # match time between two scripted moments (what the renderers' clocks see)
 

@@ -1,9 +1,9 @@
-"""The game kit: the contract every game implements and everything it builds on. Pure (no Django, no I/O).
+"""The game kit: everything a game builds on, beside its contract (games/engine.py). Pure (no Django, no I/O).
 
 A game is its folder `games/<slug>/` (rules, bot, stats, texts, lesson, renderer, help); its rules and bot
-import this package and nothing else of the platform's.
+import games/engine.py and this package, nothing else of the platform's. games/engine.py holds the Rules and Bot
+protocols, `RuleError`, options and `GameRules` (the decide/fold every game shares), at the path the design names.
 
-- `engine`: the Rules and Bot protocols, `RuleError`, options, `GameRules` (the decide/fold every game shares);
 - `registry`: which games are installed, the one way to find a game's rules, bot, stats, texts and folder;
 - `races`, `latency`: fair races, the race state a game keeps and the round trips the platform judges it with;
 - `resignation`: a player leaving a match, the same in every game;

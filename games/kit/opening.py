@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from games.kit.engine import Option, RuleError, is_int, resolve_options
+from games.engine import Option, RuleError, is_int, resolve_options
 
 T = TypeVar("T")
 

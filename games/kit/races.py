@@ -1,6 +1,6 @@
 """Fair races (PROTOCOL.md "Fair races"): a race is plain state the rules keep, judged by the platform's `Timing`.
 
-Pure like `games.kit.engine`, and a namespace of its own so a game reads
+Pure like `games.engine`, and a namespace of its own so a game reads
 `races.open(...)`, `races.settle_at(...)`: what is raced for, who claimed how
 fast, and from when no seat could still be judged faster. Every real game and
 the test race game share these, so a claim is recorded and ranked one way.
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from games.kit.engine import Timing
+    from games.engine import Timing
 
 
 def open(race_id: str, opened_ms: int, eligible: list[int] | tuple[int, ...]) -> dict[str, Any]:

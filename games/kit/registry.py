@@ -9,7 +9,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from games.kit.engine import Bot, Rules
+from games.engine import Bot, Rules
 from games.kit.figures import NO_STATS, GameStats
 from games.kit.texts import NO_TEXTS, GameTexts
 

@@ -2,7 +2,7 @@
 
 Why in the kit and not in each `games/<slug>/rules.py`: leaving is the platform's, not a
 rulebook's. The platform submits the system action `{"kind": "resign", "seat": N}`; the kit
-(games/kit/engine.GameRules) turns it into a `resigned` event, folds it into `state["resigned"]`
+(games/engine.GameRules) turns it into a `resigned` event, folds it into `state["resigned"]`
 (in the order players left) and, whenever the game's own fold has written an outcome, places
 the resigned seats after every seat still in. A bot plays the seat on for the others, so the
 game itself never needs to know: its outcome is only re-ordered at the end.

@@ -27,8 +27,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import errors, selectors
+from games.engine import BotContext, RuleError, Timing
 from games.first_hour.experience import human_experience
-from games.kit.engine import BotContext, RuleError, Timing
 from games.kit.latency import compensation_ms
 from games.kit.registry import get_bot, get_rules
 from games.kit.resignation import RESIGN

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import errors, selectors
-from games.kit.engine import RuleError
+from games.engine import RuleError
 from games.kit.registry import get_rules
 from games.models import (
     Match,

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from accounts.services import bot_free_number, bot_user
 from games import errors, hooks, selectors
-from games.kit.engine import BOT_LEVELS, RuleError, resolve_options
+from games.engine import BOT_LEVELS, RuleError, resolve_options
 from games.kit.registry import get_rules, public_slugs
 from games.kit.resignation import RESIGN
 from games.models import (

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from games.kit.engine import RuleError
+from games.engine import RuleError
 from games.kit.registry import get_rules
 from games.models import (
     Match,

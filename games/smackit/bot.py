@@ -44,8 +44,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine import BotContext, BotMove, Event
 from games.kit import reactions
-from games.kit.engine import BotContext, BotMove, Event
 
 
 @dataclass(frozen=True)

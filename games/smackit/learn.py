@@ -7,9 +7,9 @@ last Smack it! card while the other player runs out of cards.
 
 from __future__ import annotations
 
+from games.engine import event
 from games.first_hour.learning import Move, Script, Step
 from games.first_hour.learning import msgid as _
-from games.kit.engine import event
 from games.smackit.rules import DECK, NUMBERS, RULES
 
 SEATS = 2

@@ -132,8 +132,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 from games.kit import races
-from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 from games.kit.memo import last_state
 from games.kit.opening import deal_round, open_table, shuffled
 

@@ -54,8 +54,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine import BotContext, BotMove
 from games.kit import reactions
-from games.kit.engine import BotContext, BotMove
 from games.zack.rules import turn_after
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import event
 from games.first_hour.learning import Move, Script, Step
 from games.first_hour.learning import msgid as _
-from games.kit.engine import event
 from games.zack.rules import COLOURS, RULES
 
 SEATS = 3

@@ -46,7 +46,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from games.kit.engine import BotContext, BotMove
+from games.engine import BotContext, BotMove
 from games.zigzag.rules import (
     COMBOS,
     FEAT,

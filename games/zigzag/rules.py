@@ -168,8 +168,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 from games.kit import races
-from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, is_int, timer_event
 from games.kit.memo import last_state
 from games.kit.opening import deal_hands, open_table, shuffled
 
@@ -354,7 +354,7 @@ def team_seats(team: int, seats: int) -> list[int]:
 class ZigzagRules(GameRules):
     """The ZIGZAG rules object registered as `RULES`.
 
-    Read it like every game's rules (games/kit/engine.py `GameRules`): `setup`;
+    Read it like every game's rules (games/engine.py `GameRules`): `setup`;
     the moves (one function per action kind, emitting into a `Tx`); the folds
     (one `_fold_<kind>` per event kind, gathered into `folds` by the kit); what
     a seat may see (`view`, `redact`, `legal_actions`); and at the end the
@@ -959,7 +959,7 @@ class ZigzagRules(GameRules):
             return _with(e, {"partner": d["partner"], "public": True})
         return e
 
-    # --- the tables (games/kit/engine.py GameRules) ---------------------------------------
+    # --- the tables (games/engine.py GameRules) ---------------------------------------
 
     moves = {
         "open": _open,

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.kit.engine import BotContext, BotMove, Event
+from games.engine import BotContext, BotMove, Event
 from games.zwicker.rules import DECK_SIZE, POWER_OF, RANK_OF, VALUE_OF
 
 DECK_POINTS = sum(VALUE_OF)

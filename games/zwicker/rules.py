@@ -112,8 +112,8 @@ import random
 from itertools import combinations
 from typing import Any
 
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, Timing, Tx, event, is_int, timer_event
 from games.kit import races
-from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, Timing, Tx, event, is_int, timer_event
 from games.kit.opening import deal_hands, open_table, shuffled
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

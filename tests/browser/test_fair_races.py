@@ -108,7 +108,7 @@ def test_a_race_nobody_won_is_explained_to_the_players(page: Any) -> None:
     why, even of a single claim: the panel to everyone, ZIGZAG's own line what became of the card, in each language."""
     import random
 
-    from games.kit.engine import Timing
+    from games.engine import Timing
     from games.zigzag.rules import RULES
     from tests.browser.conftest import open_in_language, seat_players
     from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, open_all, table

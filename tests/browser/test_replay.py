@@ -281,7 +281,7 @@ def test_keys_work_after_a_click_and_the_address_follows_the_position(page: Any,
 def test_the_end_line_names_the_real_winner_after_a_resignation(page: Any, server: Stack, tmp_path: Path) -> None:
     """PROTOCOL "Leaving a match": whoever resigned is placed after everyone still in. The game's own `finished`
     event still names its winner; the replay's end line must tell the match's result, which the resignation changed."""
-    from games.kit.engine import fold_all
+    from games.engine import fold_all
 
     levels = ["hard", "normal", "easy"]
     rules = get_rules("zack")

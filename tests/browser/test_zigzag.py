@@ -253,7 +253,7 @@ def _mount(
 
 
 def test_replay_everything_view_and_event_sentences(page: Any) -> None:
-    from games.kit.engine import fold_all
+    from games.engine import fold_all
     from games.kit.registry import get_bot
     from games.zigzag.rules import RULES
     from tests.support.simulate import harness_of, play_bots, play_random
@@ -488,7 +488,7 @@ def test_scored_combinations_are_off_and_the_hand_class_is_beginner_help_only(pa
 
 def test_a_take_being_judged_shows_its_card_contested(page: Any) -> None:
     """Fair races: while a take is judged the card stays in the centre, "judging…" for the claimer, "claimed" for others."""
-    from games.kit.engine import Timing
+    from games.engine import Timing
     from games.zigzag.rules import RULES
     from tests.games.zigzag.zigzag_helpers import NONE_B, NONE_C, NONE_D, ZIG_PINK, open_all, table
 
@@ -555,7 +555,7 @@ def test_the_score_sheet_keeps_its_words_whole_on_a_phone(phone: Any) -> None:
     """At 390 px the sheet's heads, team names and "holds …" cells wrap between words, never inside one, in every
     language; at a live table it fits its box; the replay's busier sheet (what each team holds now, the places)
     scrolls inside its own box, never the page."""
-    from games.kit.engine import fold_all
+    from games.engine import fold_all
     from games.kit.registry import get_bot
     from games.zigzag.rules import RULES
     from tests.browser.conftest import mount_renderer

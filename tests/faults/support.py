@@ -8,7 +8,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import get_rules
 from tests.integration.stack import api
 from tools.loadtest.client import BotPlayer, Ledger, TableSocket, connect_all, play

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.kit.engine import Action, Event, Rules, State, Timing
+from games.engine import Action, Event, Rules, State, Timing
 from tools.sim import LINES_MS, RandomLines
 
 __all__ = ["LINES_MS", "RandomTimings"]

@@ -13,8 +13,8 @@ from channels.testing import WebsocketCommunicator
 from accounts.services import token_for
 from config.asgi import application
 from games import errors, selectors
+from games.engine import fold_all
 from games.kit import latency, registry
-from games.kit.engine import fold_all
 from games.kit.latency import RttEstimator, compensation_ms, robust_median
 from games.models import Match, MatchEvent, Seat, Table, TableConnection
 from games.services.actions import action_submit

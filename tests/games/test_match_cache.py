@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import errors
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import get_rules
 from games.models import ActionRecord, Match, MatchEvent, Seat
 from games.services import match_cache

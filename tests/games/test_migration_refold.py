@@ -8,7 +8,7 @@ import json
 import pytest
 from django.apps import apps
 
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import get_bot, get_rules
 from games.models import Match, MatchEvent, Snapshot
 from tests.games.factories import started_table

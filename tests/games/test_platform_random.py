@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import INSTALLED
 from games.models import Match, MatchEvent
 from tests.support.platform_random import play_through_sockets, random_table

@@ -111,7 +111,7 @@ def test_the_replay_shows_the_resignation(clock) -> None:
 
 
 def test_a_real_game_resigned_from_play_now_ends_with_the_player_last(clock) -> None:
-    """ZACK! through the kit (games/kit/engine.GameRules): the bots play the match out, the resigner placed last."""
+    """ZACK! through the kit (games/engine.GameRules): the bots play the match out, the resigner placed last."""
     ann = user("ann")
     table = table_play_now(user=ann, game="zack")
     table_resign(table_id=table.pk, user=ann)
@@ -153,10 +153,10 @@ def test_a_zwicker_caller_placed_last_says_why() -> None:
 
 @pytest.mark.parametrize("slug", ["zack", "zwicker", "zigzag", "smackit"])
 def test_only_the_platform_resigns_a_seat_in_every_game(slug: str) -> None:
-    """The kit's check (games/kit/engine.py): a seat's own `resign` is refused; the system's is one public event."""
+    """The kit's check (games/engine.py): a seat's own `resign` is refused; the system's is one public event."""
     import random
 
-    from games.kit.engine import RuleError, fold_all
+    from games.engine import RuleError, fold_all
 
     rules = get_rules(slug)
     seats = 4

@@ -6,7 +6,7 @@ import pytest
 from django.db import transaction
 
 from games import errors
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import get_rules
 from games.models import ActionRecord, Match, MatchEvent, PendingTimer, Seat, Table
 from games.services.actions import action_check, action_submit

@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any
 
-from games.kit.engine import Rules
+from games.engine import Rules
 
 State = dict[str, Any]
 

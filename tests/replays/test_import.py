@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from accounts.models import User
 from accounts.services import bot_user
 from games import errors
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import INSTALLED, get_bot, get_rules
 from games.models import Match, MatchEvent, Snapshot
 from games.services.actions import SNAPSHOT_EVERY

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from accounts.services import bot_user
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.models import Match
 from games.services.matches import match_abort
 from replays import api, selectors

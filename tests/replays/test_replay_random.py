@@ -27,7 +27,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import INSTALLED
 from games.models import Match, Snapshot
 from games.services import actions

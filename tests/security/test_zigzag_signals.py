@@ -34,7 +34,7 @@ from rest_framework.test import APIClient
 from accounts.services import token_for
 from config.asgi import application
 from games import errors
-from games.kit.engine import Event, RuleError
+from games.engine import Event, RuleError
 from games.models import Match
 from games.services import actions
 from games.services.actions import action_submit

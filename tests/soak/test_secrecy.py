@@ -29,7 +29,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.services import token_for
 from config.asgi import application
 from games import errors
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.kit.registry import INSTALLED
 from games.models import Match, MatchEvent, PendingTimer, Table
 from games.services.actions import action_submit

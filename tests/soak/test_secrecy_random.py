@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from games.kit.engine import RuleError, Rules
+from games.engine import RuleError, Rules
 from games.kit.registry import INSTALLED
 from tests.support.simulate import harness_of, play_random
 

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 from accounts.services import token_for
 from config.asgi import application
-from games.kit.engine import BotContext, fold_all
+from games.engine import BotContext, fold_all
 from games.kit.registry import INSTALLED, get_bot
 from games.models import Match, MatchEvent
 from games.selectors import events_between, redact_for

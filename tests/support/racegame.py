@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, timer_event
 from games.kit import races
-from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event, timer_event
 
 
 class RaceRules(GameRules):

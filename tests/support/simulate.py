@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.kit.engine import Action, Event, Rules, State
+from games.engine import Action, Event, Rules, State
 from tools.sim import (
     MALFORMED,
     BotMatchReport,

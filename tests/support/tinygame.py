@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.kit.engine import BotContext, BotMove, Event, Option, RuleError, event, resolve_options, timer_event
+from games.engine import BotContext, BotMove, Event, Option, RuleError, event, resolve_options, timer_event
 from games.kit.resignation import RESIGN, RESIGNED, fold_resigned, place_resigned
 from tests.support.simulate import Harness
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import Event
+from games.engine import Event
 from tests.support import tinygame
 from tests.support.simulate import InvariantError, json_round_trip, play_random, visible_ids
 

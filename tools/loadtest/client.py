@@ -26,7 +26,7 @@ import orjson
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from games.kit.engine import BotContext
+from games.engine import BotContext
 from games.kit.registry import get_bot
 
 _ids = itertools.count(1)

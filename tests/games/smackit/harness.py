@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.kit.engine import Event, State
+from games.engine import Event, State
 from games.smackit.rules import RULES
 from tests.support.simulate import Harness
 

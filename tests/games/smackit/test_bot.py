@@ -12,7 +12,7 @@ import statistics
 from collections import defaultdict
 from typing import Any
 
-from games.kit.engine import BotContext, BotMove, fold_all
+from games.engine import BotContext, BotMove, fold_all
 from games.smackit.bot import BOT, LEVELS
 from games.smackit.rules import DECK, RULES
 from tests.support.simulate import play_bots, redacted_history

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, State
+from games.engine import RuleError, State
 from games.smackit.rules import RULES
 from tests.games.smackit.harness import HARNESS
 from tests.support.simulate import HarnessChecks, play_random

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, Timing, fold_all
+from games.engine import RuleError, Timing, fold_all
 from games.kit.races import settle_at
 from games.smackit.bot import BOT, LEVELS
 from games.smackit.rules import DECK, RULES

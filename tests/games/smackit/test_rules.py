@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, fold_all, resolve_options
+from games.engine import RuleError, fold_all, resolve_options
 from games.smackit.rules import DECK, RULES
 from tests.games.smackit.harness import card_ids
 from tests.support.simulate import iter_cards

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.smackit.rules import DECK, RULES
 from tests.games.smackit.harness import HARNESS, card_ids
 from tests.games.smackit.test_rules import dealt, num

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.kit.engine import Event, State
+from games.engine import Event, State
 from games.zack.rules import RULES
 from tests.support.simulate import Harness
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, event, resolve_options
+from games.engine import RuleError, event, resolve_options
 from games.zack.rules import COLOURS, RULES
 
 FACES = {"links", "rechts", "links2", "rechts2", "nochmal", "zurueck", "stop_choose", "stop_swap", "stop_lr"}

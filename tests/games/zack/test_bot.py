@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import BotContext, fold_all
+from games.engine import BotContext, fold_all
 from games.zack.bot import BOT, MEDIAN_MS, read_table
 from games.zack.rules import RULES
 from tests.games.zack.scenario import Game

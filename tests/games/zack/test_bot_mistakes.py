@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from games.kit.engine import BotContext
+from games.engine import BotContext
 from games.zack.bot import BOT, HUMAN_WINDOW_MS, LEVELS, NEWCOMER_MARGIN_MS, NEWCOMER_MATCHES, human_patience_ms, reaction_ms
 from games.zack.rules import RULES
 from tests.support.simulate import play_bots

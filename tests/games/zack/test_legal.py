@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, State
+from games.engine import RuleError, State
 from games.kit.races import settle_at
 from games.zack.rules import COLOURS, RULES
 from tests.games.zack.harness import HARNESS

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, Timing, fold_all
+from games.engine import RuleError, Timing, fold_all
 from games.zack.bot import BOT
 from games.zack.rules import RULES
 from tests.games.race_checks import check_settled_races

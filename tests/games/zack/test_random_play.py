@@ -17,7 +17,7 @@ import random
 
 import pytest
 
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.zack.rules import RULES
 from tests.games.zack.harness import HARNESS, card_ids
 from tests.support.simulate import play_random

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError
+from games.engine import RuleError
 from games.zack.rules import COLOURS, RULES, full_deck
 from tests.games.zack.scenario import Game, make_card, refused
 from tests.support.simulate import iter_cards

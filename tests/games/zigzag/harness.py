@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.kit.engine import Action, Event, State
+from games.engine import Action, Event, State
 from games.zigzag.bot import BOT, LEVELS
 from games.zigzag.rules import (
     ALL_COMBOS,

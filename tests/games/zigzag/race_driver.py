@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.kit.engine import Event, State
+from games.engine import Event, State
 from games.kit.races import ranking as race_ranking
 from tests.games.zigzag.harness import HARNESS
 from tests.support.simulate import HarnessChecks, InvariantError, play_random

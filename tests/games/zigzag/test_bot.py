@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import BotContext, BotMove, Event, fold_all
+from games.engine import BotContext, BotMove, Event, fold_all
 from games.zigzag.bot import BOT, LEVELS
 from games.zigzag.rules import ATTITUDES, RULES, partner_of, team_of
 from stats.figures import match_figures

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import fold_all
+from games.engine import fold_all
 from games.services.tables import table_create, table_join, table_start
 from games.zigzag.rules import RULES
 from tests.games.factories import user

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, Timing, fold_all
+from games.engine import RuleError, Timing, fold_all
 from games.kit.races import settle_at
 from games.zigzag.rules import RULES
 from tests.games.zigzag.race_driver import play_random_timed

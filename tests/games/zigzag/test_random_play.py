@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, State, Timing, fold_all
+from games.engine import RuleError, State, Timing, fold_all
 from games.zigzag.bot import BOT
 from games.zigzag.rules import ALL_COMBOS, COMBOS, RULES, SIGNS, partner_of
 from tests.games.zigzag.harness import HARNESS

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, fold_all
+from games.engine import RuleError, fold_all
 from games.zigzag.rules import (
     ATTITUDES,
     CHARACTERS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.kit.engine import Event, event, fold_all, resolve_options
+from games.engine import Event, event, fold_all, resolve_options
 from games.zigzag.rules import (
     ATTITUDES,
     CHARACTERS,

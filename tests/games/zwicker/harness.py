@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.kit.engine import Action, Event, State
+from games.engine import Action, Event, State
 from games.zwicker.bot import BOT
 from games.zwicker.rules import POWER_OF, RANK_OF, RULES
 from tests.support.simulate import Harness, play_bots

@@ -6,7 +6,7 @@ import copy
 import random
 from typing import Any
 
-from games.kit.engine import BotContext, event, fold_all, timer_event
+from games.engine import BotContext, event, fold_all, timer_event
 from games.zwicker.bot import BOT, LEVELS, ZwickerBot
 from games.zwicker.rules import RULES
 from tests.games.zwicker.harness import level_tournament

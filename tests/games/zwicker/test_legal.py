@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import TIMER, RuleError, is_int
+from games.engine import TIMER, RuleError, is_int
 from games.kit.races import settle_at
 from games.zwicker.rules import MAX_MATCH, RANK_OF, RULES, ZwickerRules
 from tests.games.zwicker.harness import HARNESS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from games.kit.engine import event, fold_all, timer_event
+from games.engine import event, fold_all, timer_event
 from games.zwicker.rules import RULES
 from tests.games.zwicker.zwicker_helpers import act, c, cid, dealt, kinds, table
 from tests.support.simulate import visible_ids

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, Timing, event, fold_all, timer_event
+from games.engine import RuleError, Timing, event, fold_all, timer_event
 from games.zwicker.bot import BOT
 from games.zwicker.rules import RULES
 from tests.games.race_timings import RandomTimings
@@ -230,7 +230,7 @@ def test_bot_matches_with_random_timings_end_without_errors(seats: int) -> None:
 
 
 def test_a_bot_does_not_snap_again_while_its_claim_is_judged() -> None:
-    from games.kit.engine import BotContext
+    from games.engine import BotContext
     from tests.support.simulate import redacted_history
 
     grids = [GRIDS[0], ["Jc", "9d", "4c", "Kd"], ["6h", "7d", "2s", "4s"]]  # the 4s they peeked at

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, fold_all
+from games.engine import RuleError, fold_all
 from games.zwicker.rules import RANKS, RULES, SUITS, VALUE_OF, compute_outcome
 from tests.games.zwicker.zwicker_helpers import act, c, cid, grid, kinds, moves, refused, table
 from tests.support.simulate import visible_ids
@@ -751,7 +751,7 @@ def test_fuzzed_actions_never_raise_anything_but_rule_errors() -> None:
 
 def test_the_kit_error_codes() -> None:
     """One set of codes in every game: a clock that is not a whole number, a malformed timing, a seatless move."""
-    from games.kit.engine import Timing
+    from games.engine import Timing
 
     s = table(G2, discard="4h")
     before = copy.deepcopy(s)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.kit.engine import RuleError, event, fold_all, timer_event
+from games.engine import RuleError, event, fold_all, timer_event
 from games.zwicker.rules import RANKS, RULES, SUITS
 
 SUIT_LETTER = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.kit.engine import BotContext, BotMove
+from games.engine import BotContext, BotMove
 from games.kit.reactions import reaction_ms
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.kit.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event
+from games.engine import TIMER, Action, Event, GameRules, Option, RuleError, State, Timing, Tx, event
 from games.kit.opening import deal_hands, open_table, shuffled
 
 DECK = tuple(range(1, 25))

@@ -1,4 +1,4 @@
-"""`manage.py bench_replays` — seeking and timeline speed on a 10,000-event match.
+"""`python -m tools.commands bench_replays` — seeking and timeline speed on a 10,000-event match.
 
 The match is a real Smack It! game between two `hard` bots, played by the
 pure rules (tools.sim.play_bots) and stored through `match_import`, so it
@@ -33,7 +33,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, connection
 from django.test import Client, override_settings
 
-from games.kit.engine import BotContext, BotMove
+from games.engine import BotContext, BotMove
 from games.kit.registry import get_bot, get_rules
 from games.models import Match, Snapshot
 from replays.selectors import export_document

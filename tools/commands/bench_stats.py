@@ -1,4 +1,4 @@
-"""`manage.py bench_stats` — player statistics and leaderboard speed, on PostgreSQL.
+"""`python -m tools.commands bench_stats` — player statistics and leaderboard speed, on PostgreSQL.
 
 Builds (once; `--rebuild` to redo) two data sets in the configured database:
 
