@@ -18,7 +18,7 @@ from games import error_texts
 from games.errors import PlatformError
 
 ROOT = Path(settings.BASE_DIR)
-RULE_FILES = sorted([ROOT / "games" / "kit" / "engine.py", *ROOT.glob("games/*/rules.py")])
+RULE_FILES = sorted([ROOT / "games" / "engine.py", *ROOT.glob("games/*/rules.py")])
 PLATFORM_FILES = sorted(
     p
     for app in ("games", "accounts", "replays", "tournaments", "config", "web", "live", "moderation", "matchmaking")
