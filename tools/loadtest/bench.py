@@ -55,13 +55,20 @@ class Table:
     matches: list[int] = field(default_factory=list)
 
 
-def seat_tables(s: Cluster, game: str, tables: int, seats: int, tokens: list[str], options: dict[str, Any]) -> list[Table]:
-    """Create, fill and (later) start the tables through the REST API, a few calls at a time."""
+def seat_tables(
+    s: Cluster, game: str, tables: int, seats: int, tokens: list[str], options: dict[str, Any],
+    table: dict[str, Any] | None = None,
+) -> list[Table]:
+    """Create, fill and (later) start the tables through the REST API, a few calls at a time.
+
+    `table`: more fields of the table itself (`min_reaction_ms`, `lag_cap_ms`), beside the game's `options`.
+    """
+    extra = table or {}
 
     def one(i: int) -> Table:
         mine = tokens[i * seats : (i + 1) * seats]
         base = s.url(i % len(s.ports))
-        table = api(base, "POST", "/api/tables/", {"game": game, "seats": seats, "options": options}, mine[0])
+        table = api(base, "POST", "/api/tables/", {"game": game, "seats": seats, "options": options, **extra}, mine[0])
         for seat in range(1, seats):
             api(s.url((i + seat) % len(s.ports)), "POST", f"/api/tables/{table['id']}/join/", {"seat": seat}, mine[seat])
         return Table(id=table["id"], tokens=mine)
