@@ -22,6 +22,7 @@ from accounts.tokens import user_for_token
 from games.error_texts import player_message, socket_language
 from live import socket_limits
 from live.sessions import Credential
+from ops import metrics
 from web.middleware import scope_problem
 
 
@@ -88,6 +89,7 @@ class SocketGate:
         user_id = credential.user_id if credential is not None else None
         refused = socket_limits.admit(user_id=user_id, address=address)
         if refused is not None:
+            metrics.socket_refused(reason=refused)
             await _refuse_over_limit(scope, receive, send, refused)
             return None
         try:

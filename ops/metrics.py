@@ -62,6 +62,18 @@ RACE_CLAIMS = Counter(
     ["game"],
     registry=REGISTRY,
 )
+SOCKETS_REFUSED = Counter(
+    "cardtables_sockets_refused_total",
+    "Sockets refused at the door (close 4429), by the cap they would pass: sockets_per_user or sockets_per_address.",
+    ["reason"],
+    registry=REGISTRY,
+)
+SOCKET_ERRORS = Counter(
+    "cardtables_socket_errors_total",
+    "Error frames sent on open sockets, by code: rate_limited (a message budget spent), bad_message, rule, ...",
+    ["code"],
+    registry=REGISTRY,
+)
 # Compensation is the claimer's round trip, capped at the table's lag_cap_ms (0-500 ms).
 RACE_COMPENSATION_SECONDS = Histogram(
     "cardtables_race_compensation_seconds",
@@ -94,6 +106,16 @@ def socket_opened(*, kind: str) -> None:
 
 def socket_closed(*, kind: str) -> None:
     OPEN_SOCKETS.labels(kind=kind).dec()
+
+
+def socket_refused(*, reason: str) -> None:
+    """A socket refused because its user or its address holds too many already."""
+    SOCKETS_REFUSED.labels(reason=reason).inc()
+
+
+def socket_error(*, code: str) -> None:
+    """An `error` frame sent (a refused message, action or sync)."""
+    SOCKET_ERRORS.labels(code=code).inc()
 
 
 def race_claimed(*, game: str, compensation_ms: float) -> None:

@@ -361,6 +361,7 @@ class TableConsumer(PlatformConsumer):
 
     async def refuse(self, refusal: policy.Refusal) -> None:
         """Answer with one `error` frame (games/socket/policy.py says what and how it reads)."""
+        metrics.socket_error(code=refusal.code)
         await self.send_json(policy.error_frame(self.scope, refusal))
 
     async def error(self, code: str, message: str, action_id: Any = None, **extra: Any) -> None:

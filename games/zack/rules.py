@@ -1,6 +1,6 @@
 """ZACK! as pure rules: the server is "the box", and the box is always right.
 
-Everything follows /work/shared/rules/zack.md (the digital rules page) and,
+Everything follows the digital rules page (shared/rules/zack.md beside the repository) and,
 where that page is silent, the seed rulebook. Decisions taken here beyond the
 rules page are marked [D] and listed in the players' help pages too:
 

@@ -56,7 +56,10 @@ def test_the_faster_reactor_wins_through_a_slow_line_inside_the_cap_and_the_near
             assert inside.races >= RACES and beyond.races >= RACES, (inside, beyond)
             # The server measured the line's round trip itself (nobody told it): about 2 x 60 ms.
             assert inside.far_rtt_ms is not None and 110 <= inside.far_rtt_ms <= 250, inside
-            assert inside.faster_won >= 9, inside
+            # Every race both claims reached is won by the faster reactor (one may go the other way on the
+            # estimate); a claim a loaded machine's line delays past the race's window is no claim, so a few may miss.
+            assert inside.both_claimed >= RACES - 3 and inside.faster_won_both >= inside.both_claimed - 1, inside
+            assert inside.faster_won >= RACES // 2, inside
             assert beyond.races - beyond.faster_won >= 9, beyond  # the near player won those
         except BaseException:
             print(p.s.log_text())

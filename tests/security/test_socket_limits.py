@@ -12,7 +12,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from live import socket_limits
+from ops import metrics
 from tests.games.test_consumers import setup_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.core]
@@ -46,11 +46,11 @@ async def close_all(comms: list[WebsocketCommunicator]) -> None:
 async def test_300_sockets_of_one_account_stop_at_the_cap(settings) -> None:
     settings.WS_MAX_SOCKETS_PER_USER = 20
     table, _, tokens = await setup_table()
-    before = socket_limits.refused["sockets_per_user"]
+    before = metrics.value("cardtables_sockets_refused_total", {"reason": "sockets_per_user"})
     accepted, refusals = await open_many(f"/ws/tables/{table.pk}/?token={tokens[0]}", "198.51.100.7", 300)
     assert len(accepted) == 20 and len(refusals) == 280
     assert {(r["code"], r["reason"], r["close"]) for r in refusals} == {("too_many_sockets", "sockets_per_user", 4429)}
-    assert socket_limits.refused["sockets_per_user"] - before == 280
+    assert metrics.value("cardtables_sockets_refused_total", {"reason": "sockets_per_user"}) - before == 280, "on /metrics"
     # The other player is not affected, and a closed socket frees its place.
     other, _ = await open_many(f"/ws/tables/{table.pk}/?token={tokens[1]}", "198.51.100.8", 1)
     assert len(other) == 1
@@ -63,8 +63,10 @@ async def test_300_sockets_of_one_account_stop_at_the_cap(settings) -> None:
 async def test_300_anonymous_sockets_from_one_address_stop_at_the_cap(settings) -> None:
     settings.WS_MAX_SOCKETS_PER_ADDRESS = 60
     table, _, _ = await setup_table()
+    before = metrics.value("cardtables_sockets_refused_total", {"reason": "sockets_per_address"})
     accepted, refusals = await open_many(f"/ws/tables/{table.pk}/", "203.0.113.9", 300)
     assert len(accepted) == 60 and len(refusals) == 240
+    assert metrics.value("cardtables_sockets_refused_total", {"reason": "sockets_per_address"}) - before == 240
     assert {(r["reason"], r["close"]) for r in refusals} == {("sockets_per_address", 4429)}
     elsewhere, _ = await open_many(f"/ws/tables/{table.pk}/", "203.0.113.10", 1)
     assert len(elsewhere) == 1
@@ -78,6 +80,7 @@ async def test_an_accounts_budget_is_shared_by_all_its_sockets(settings) -> None
     settings.WS_ADDRESS_MESSAGES_PER_SECOND = 0
     table, _, tokens = await setup_table()
     comms, _ = await open_many(f"/ws/tables/{table.pk}/?token={tokens[0]}", "198.51.100.7", 10)
+    limited = metrics.value("cardtables_socket_errors_total", {"code": "rate_limited"})
     for comm in comms:
         for _ in range(5):  # 5 each: a quarter of one socket's budget, 50 in all
             await comm.send_json_to({"type": "ping"})
@@ -90,6 +93,7 @@ async def test_an_accounts_budget_is_shared_by_all_its_sockets(settings) -> None
                     answers.append(frame.get("code", "pong"))
                     break
     assert answers.count("rate_limited") >= 15 and answers.count("pong") <= 35, answers
+    assert metrics.value("cardtables_socket_errors_total", {"code": "rate_limited"}) - limited == answers.count("rate_limited")
     await close_all(comms)
 
 

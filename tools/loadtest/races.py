@@ -160,6 +160,8 @@ class Outcome:
     far_won: int = 0
     near_won: int = 0
     far_anticipated: int = 0  # far's claims below the table's human floor (never winners)
+    both_claimed: int = 0  # races in which both players' claims were judged (a claim the line delays past the window is none)
+    faster_won_both: int = 0  # of those, won by the faster reactor
 
 
 async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str], *, delay_ms: int, lag_cap_ms: int,
@@ -224,6 +226,9 @@ async def race_once(base: str, ws_near: str, ws_far: str, tokens: tuple[str, str
                   f"extra {out.extra_ms[-1]:.0f} ms" if key in who.claimed_at and got else "")
         by_seat = {c["seat"]: c["reaction_ms"] for c in d["ranking"]}
         out.reactions.append((by_seat.get(1, -1), by_seat.get(0, -1)))
+        if len(by_seat) == 2:
+            out.both_claimed += 1
+            out.faster_won_both += d.get("winner") == faster
     return out
 
 
