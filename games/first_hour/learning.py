@@ -144,25 +144,11 @@ def frames(script: Script) -> list[dict[str, Any]]:
     for step in script.steps:
         for move in step.before:
             pending += table.seen(table.act(move.seat, move.action))
-        out.append({
-            "view": script.rules.view(table.state, script.seat),
-            "events": pending,
-            "prompt": step.prompt,
-            "expect": step.expect,
-            "wrong": step.wrong,
-            "final": False,
-        })
+        out.append(_frame(script, table, pending, step.prompt, step.expect, step.wrong, final=False))
         pending = table.seen(table.act(script.seat, step.expect, step.gap_ms)) if step.expect is not None else []
     for move in script.closing:
         pending += table.seen(table.act(move.seat, move.action))
-    out.append({
-        "view": script.rules.view(table.state, script.seat),
-        "events": pending,
-        "prompt": script.done,
-        "expect": None,
-        "wrong": "",
-        "final": True,
-    })
+    out.append(_frame(script, table, pending, script.done, None, "", final=True))
     return out
 
 
@@ -175,3 +161,15 @@ def script_of(slug: str) -> Script:
 def lesson(slug: str) -> list[dict[str, Any]]:
     """The frames of a game's lesson: the same for everyone, so made once per process."""
     return frames(script_of(slug))
+
+
+def _frame(script: Any, table: Any, events: list[dict[str, Any]], prompt: Any, expect: Any, wrong: Any, *, final: bool) -> dict[str, Any]:
+    """One step as the page shows it: the learner's view now, what happened since, what to do next."""
+    return {
+        "view": script.rules.view(table.state, script.seat),
+        "events": events,
+        "prompt": prompt,
+        "expect": expect,
+        "wrong": wrong,
+        "final": final,
+    }
